@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { TEnvironment, TKeyType } from '@partner/contracts';
+import { randomBase62 } from '@partner/kit';
+
+// svc_{sk|pk}_{live|test}_ + 32 random base62 characters + 6 base62 characters of CRC-32 over
+// everything before them. The checksum lets a secret scanner (and our gateway, before any database
+// work) tell a real key from a typo or a made-up string.
+
+const BODY_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const KEY_PATTERN = /^svc_(sk|pk)_(live|test)_([0-9A-Za-z]{38})$/;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function checksum(text: string): string {
+  let value = crc32(text);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
+export const keyPrefix = (type: TKeyType, environment: TEnvironment): string =>
+  `svc_${type === 'secret' ? 'sk' : 'pk'}_${environment}_`;
+
+export interface GeneratedKey {
+  /** The plaintext: returned to the creator once, never stored. */
+  value: string;
+  hash: string;
+  prefix: string;
+  last4: string;
+}
+
+export function generateApiKey(type: TKeyType, environment: TEnvironment): GeneratedKey {
+  const prefix = keyPrefix(type, environment);
+  const head = prefix + randomBase62(BODY_LENGTH);
+  const value = head + checksum(head);
+  return { value, hash: hashApiKey(value), prefix, last4: value.slice(-4) };
+}
+
+export interface ParsedKey {
+  type: TKeyType;
+  environment: TEnvironment;
+}
+
+/** The key's type and environment when it is well-formed with a valid checksum; otherwise null. */
+export function parseApiKey(value: string): ParsedKey | null {
+  const match = KEY_PATTERN.exec(value);
+  if (!match) return null;
+  const head = value.slice(0, value.length - CHECKSUM_LENGTH);
+  if (checksum(head) !== value.slice(-CHECKSUM_LENGTH)) return null;
+  return { type: match[1] === 'sk' ? 'secret' : 'publishable', environment: match[2] as TEnvironment };
+}
+
+/** The environment a string claims by its prefix alone, for headers on answers to bad keys. */
+export function environmentFromPrefix(value: string): TEnvironment | null {
+  const match = /^svc_(?:sk|pk)_(live|test)_/.exec(value);
+  return match ? (match[1] as TEnvironment) : null;
+}
+
+/**
+ * Keys carry 190 bits of entropy, so a plain SHA-256 is the right hash: a slow password hash would
+ * add nothing but latency. Lookups go by this hash through a unique index, never by comparing secrets.
+ */
+export function hashApiKey(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export const redactKey = (prefix: string, last4: string): string => `${prefix}…${last4}`;

@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '@partner/kit';
+import { INTERNAL_TOKEN_HEADER, verifyInternalToken } from './internal-jwt.js';
+import type { KeyPrincipal, Principal } from './principal.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      principal: Principal;
+    }
+  }
+}
+
+/**
+ * Services are not public: every request must carry the gateway's internal token for this service.
+ * Without one the answer is 401, whatever the route, so a service reached directly reveals nothing.
+ */
+export function requireInternalToken(options: { publicKey: string; audience: string }): RequestHandler {
+  return (req, _res, next) => {
+    const token = req.headers[INTERNAL_TOKEN_HEADER];
+    if (typeof token !== 'string' || token === '') {
+      return next(new AppError('unauthorized', 'This service only accepts requests from the gateway.'));
+    }
+    try {
+      req.principal = verifyInternalToken(options.publicKey, token, options.audience);
+    } catch {
+      return next(new AppError('unauthorized', 'The internal token is invalid or expired.'));
+    }
+    next();
+  };
+}
+
+/** The calling key, for routes that need one (every route but public asset files). */
+export function keyPrincipal(principal: Principal): KeyPrincipal {
+  if (principal.kind !== 'key') throw new AppError('invalid_api_key', 'This route needs an API key.');
+  return principal;
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { zId } from './ids.js';
+import { ZEnvironment, ZKeyType, ZScope } from './keys.js';
+import { ZOriginPattern } from './origins.js';
+import { ZCurrency, ZItemStatus, ZRestaurant, ZTimestamp } from './resources.js';
+
+const ZSlug = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters, digits and single dashes');
+const ZName = z.string().trim().min(1).max(200);
+const ZCount = z.number().int().min(0).max(1_000_000_000);
+
+export const ZCreateRestaurant = z.strictObject({
+  name: ZName,
+  slug: ZSlug,
+  currency: ZCurrency.default('USD'),
+  publicMenuUrl: z.url({ protocol: /^https?$/ }).nullish(),
+  houseNotes: z.string().max(10_000).nullish(),
+});
+
+export const ZUpdateRestaurant = z.strictObject({
+  name: ZName.optional(),
+  publicMenuUrl: z.url({ protocol: /^https?$/ }).nullish(),
+  subscriptionStatus: z.enum(['active', 'lapsed']).optional(),
+  partnerApiAddon: z.boolean().optional(),
+  conciergeAddon: z.boolean().optional(),
+  conciergeEnabled: z.boolean().optional(),
+  suspended: z.boolean().optional(),
+  monthlyQuota: ZCount.optional(),
+  overageBudget: ZCount.optional(),
+  conciergeAllowance: ZCount.optional(),
+  concierge: z
+    .strictObject({
+      displayName: z.string().trim().min(1).max(80).optional(),
+      welcomeMessage: z.string().trim().min(1).max(500).optional(),
+    })
+    .optional(),
+  houseNotes: z.string().max(10_000).nullish(),
+});
+
+/** The dashboard's view of a restaurant: the public fields plus every setting. */
+export const ZConsoleRestaurant = ZRestaurant.extend({
+  houseNotes: z.string().nullable(),
+  subscriptionStatus: z.enum(['active', 'lapsed']),
+  partnerApiAddon: z.boolean(),
+  conciergeAddon: z.boolean(),
+  conciergeEnabled: z.boolean(),
+  suspended: z.boolean(),
+  monthlyQuota: z.number().int(),
+  overageBudget: z.number().int(),
+  conciergeAllowance: z.number().int(),
+  concierge: z.object({ displayName: z.string(), welcomeMessage: z.string() }),
+});
+export type TConsoleRestaurant = z.infer<typeof ZConsoleRestaurant>;
+
+export const ZUsage = z.object({
+  periodStart: ZTimestamp,
+  periodEnd: ZTimestamp,
+  apiRequests: z.object({ used: z.number().int(), included: z.number().int(), overageBudget: z.number().int() }),
+  conciergeMessages: z.object({ used: z.number().int(), allowance: z.number().int() }),
+});
+
+export const ZCreateSection = z.strictObject({ name: ZName, position: z.number().int().min(0).max(10_000).optional() });
+
+const ZTags = z.array(z.string().trim().min(1).max(40)).max(50);
+export const ZCreateItem = z.strictObject({
+  name: ZName,
+  slug: ZSlug.optional(),
+  description: z.string().max(5000).nullish(),
+  priceCents: z.number().int().min(0).max(100_000_000),
+  status: ZItemStatus.default('published'),
+  sectionId: zId('sec').nullish(),
+  dietaryTags: ZTags.default([]),
+  allergens: ZTags.default([]),
+});
+export const ZUpdateItem = z.strictObject({
+  name: ZName.optional(),
+  slug: ZSlug.optional(),
+  description: z.string().max(5000).nullish(),
+  priceCents: z.number().int().min(0).max(100_000_000).optional(),
+  status: ZItemStatus.optional(),
+  sectionId: zId('sec').nullish(),
+  dietaryTags: ZTags.optional(),
+  allergens: ZTags.optional(),
+});
+
+export const ZCreateIntegrator = z.strictObject({ name: ZName, slug: ZSlug });
+export const ZUpdateIntegrator = z.strictObject({ name: ZName.optional(), suspended: z.boolean().optional() });
+export const ZIntegratorOrg = z.object({
+  id: zId('org'),
+  name: z.string(),
+  slug: z.string(),
+  suspended: z.boolean(),
+  createdAt: ZTimestamp,
+});
+
+export const ZCreateKey = z
+  .strictObject({
+    restaurantId: zId('rst').optional(),
+    integratorOrgId: zId('org').optional(),
+    type: ZKeyType,
+    environment: ZEnvironment,
+    name: ZName,
+    scopes: z.array(ZScope).max(10).optional(),
+    rateLimitPerMin: z.number().int().min(1).max(100_000).optional(),
+    allowedOrigins: z.array(ZOriginPattern).max(100).optional(),
+    expiresAt: ZTimestamp.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (Boolean(body.restaurantId) === Boolean(body.integratorOrgId)) {
+      ctx.addIssue({ code: 'custom', path: ['restaurantId'], message: 'give exactly one of restaurantId or integratorOrgId' });
+    }
+    if (body.type === 'publishable' && body.scopes?.length) {
+      ctx.addIssue({ code: 'custom', path: ['scopes'], message: 'publishable keys carry no scopes' });
+    }
+    if (body.type === 'publishable' && !body.allowedOrigins?.length) {
+      ctx.addIssue({ code: 'custom', path: ['allowedOrigins'], message: 'publishable keys need at least one allowed origin' });
+    }
+    if (body.type === 'secret' && body.allowedOrigins?.length) {
+      ctx.addIssue({ code: 'custom', path: ['allowedOrigins'], message: 'only publishable keys have an origin allow-list' });
+    }
+  });
+
+export const ZConsoleKey = z.object({
+  id: zId('key'),
+  restaurantId: z.string().nullable(),
+  integratorOrgId: z.string().nullable(),
+  type: ZKeyType,
+  environment: ZEnvironment,
+  name: z.string(),
+  scopes: z.array(ZScope),
+  rateLimitPerMin: z.number().int(),
+  allowedOrigins: z.array(z.string()),
+  /** Enough to recognise a key in a list without revealing it: prefix and last four characters. */
+  redacted: z.string(),
+  expiresAt: ZTimestamp.nullable(),
+  revokedAt: ZTimestamp.nullable(),
+  createdAt: ZTimestamp,
+});
+/** Only the create response carries `value`, the plaintext key. */
+export const ZCreatedKey = ZConsoleKey.extend({ value: z.string() });
+
+export const ZCreateConnectLink = z.strictObject({
+  scopes: z.array(ZScope).min(1).optional(),
+  expiresInSeconds: z.number().int().min(60).max(30 * 24 * 3600).optional(),
+});
+export const ZConnectLink = z.object({ token: z.string(), url: z.string(), expiresAt: ZTimestamp });
+export const ZApproveConnectLink = z.strictObject({ restaurantId: zId('rst') });
+
+export const ZGrant = z.object({
+  id: zId('grt'),
+  restaurantId: zId('rst'),
+  integratorOrgId: zId('org'),
+  scopes: z.array(ZScope),
+  status: z.enum(['active', 'revoked']),
+  createdAt: ZTimestamp,
+  revokedAt: ZTimestamp.nullable(),
+});
+
+export const ZKillSwitch = z.strictObject({ concierge: z.boolean() });

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { zId } from './ids.js';
+import { ZEventType } from './events.js';
+import { ZTimestamp } from './resources.js';
+
+export const ZWebhookEndpointStatus = z.enum(['active', 'disabled']);
+
+export const ZWebhookEndpoint = z.object({
+  id: zId('we'),
+  url: z.string(),
+  enabledEvents: z.array(z.union([ZEventType, z.literal('*')])),
+  description: z.string().nullable(),
+  status: ZWebhookEndpointStatus,
+  disabledReason: z.string().nullable(),
+  createdAt: ZTimestamp,
+});
+export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;
+
+/** Create and rotate responses are the only ones that carry the secret. */
+export const ZWebhookEndpointWithSecret = ZWebhookEndpoint.extend({ secret: z.string().startsWith('whsec_') });
+
+export const ZCreateWebhookEndpoint = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+  enabledEvents: z.array(z.union([ZEventType, z.literal('*')])).min(1).default(['*']),
+  description: z.string().max(500).optional(),
+});
+export const ZUpdateWebhookEndpoint = ZCreateWebhookEndpoint.partial().extend({
+  status: z.literal('active').optional(),
+});
+
+export const DELIVERY_STATUSES = ['pending', 'held', 'succeeded', 'failed', 'expired', 'skipped'] as const;
+export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
+
+export const ZWebhookDelivery = z.object({
+  id: zId('whd'),
+  eventId: zId('evt'),
+  eventType: ZEventType,
+  endpointId: zId('we'),
+  attempt: z.number().int().positive(),
+  status: ZDeliveryStatus,
+  responseStatus: z.number().int().nullable(),
+  durationMs: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdAt: ZTimestamp,
+  nextAttemptAt: ZTimestamp.nullable(),
+});
+export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;

@@ -1,0 +1,11 @@
+export { migrateToLatest } from './migrate.js';
+export { createDb, type Db, type DbOptions } from './pool.js';
+export * from './present.js';
+export * from './queries/executor.js';
+export * from './queries/grants.js';
+export * from './queries/integrators.js';
+export * from './queries/keys.js';
+export * from './queries/menu.js';
+export * from './queries/restaurants.js';
+export * from './queries/settings.js';
+export type * from './schema.js';

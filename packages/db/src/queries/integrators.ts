@@ -1,0 +1,23 @@
+import type { IntegratorOrgRow } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export async function insertIntegratorOrg(db: Executor, row: { id: string; name: string; slug: string }): Promise<IntegratorOrgRow> {
+  return db.insertInto('integrator_orgs').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findIntegratorOrgById(db: Executor, id: string): Promise<IntegratorOrgRow | undefined> {
+  return db.selectFrom('integrator_orgs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateIntegratorOrg(
+  db: Executor,
+  id: string,
+  changes: { name?: string; suspended?: boolean },
+): Promise<IntegratorOrgRow | undefined> {
+  return db
+    .updateTable('integrator_orgs')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,0 +1,134 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Written by the database (`now()` defaults) unless given; read back as Date. */
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type Timestamp = ColumnType<Date, Date | undefined, Date>;
+type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+
+export interface RestaurantsTable {
+  id: string;
+  name: string;
+  slug: string;
+  currency: string;
+  public_menu_url: string | null;
+  house_notes: string | null;
+  subscription_status: Generated<'active' | 'lapsed'>;
+  partner_api_addon: Generated<boolean>;
+  concierge_addon: Generated<boolean>;
+  concierge_enabled: Generated<boolean>;
+  suspended: Generated<boolean>;
+  monthly_quota: Generated<number>;
+  overage_budget: Generated<number>;
+  concierge_allowance: Generated<number>;
+  concierge_display_name: string | null;
+  concierge_welcome_message: string | null;
+  billing_anchor: Timestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SectionsTable {
+  id: string;
+  restaurant_id: string;
+  name: string;
+  position: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ItemsTable {
+  id: string;
+  restaurant_id: string;
+  section_id: string | null;
+  slug: string;
+  name: string;
+  description: string | null;
+  price_cents: number;
+  status: 'draft' | 'published' | 'archived';
+  dietary_tags: Generated<string[]>;
+  allergens: Generated<string[]>;
+  model_status: Generated<'none' | 'processing' | 'ready' | 'failed'>;
+  model_updated_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface IntegratorOrgsTable {
+  id: string;
+  name: string;
+  slug: string;
+  suspended: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  /** Hex SHA-256 of the full key; the plaintext is never stored. */
+  key_hash: string;
+  /** The public prefix (`svc_sk_live_`) and last four characters, to recognise a key in a list. */
+  prefix: string;
+  last4: string;
+  type: 'secret' | 'publishable';
+  environment: 'live' | 'test';
+  name: string;
+  scopes: string[];
+  rate_limit_per_min: number;
+  allowed_origins: string[];
+  restaurant_id: string | null;
+  integrator_org_id: string | null;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface ConnectLinksTable {
+  /** Hex SHA-256 of the link token; the token itself is shown once. */
+  token_hash: string;
+  integrator_org_id: string;
+  scopes: string[];
+  expires_at: Date;
+  used_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface GrantsTable {
+  id: string;
+  restaurant_id: string;
+  integrator_org_id: string;
+  scopes: string[];
+  status: 'active' | 'revoked';
+  created_at: CreatedAt;
+  revoked_at: NullableTimestamp;
+}
+
+export interface PlatformSettingsTable {
+  key: string;
+  value: ColumnType<unknown, string, string>;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  restaurants: RestaurantsTable;
+  sections: SectionsTable;
+  items: ItemsTable;
+  integrator_orgs: IntegratorOrgsTable;
+  api_keys: ApiKeysTable;
+  connect_links: ConnectLinksTable;
+  grants: GrantsTable;
+  platform_settings: PlatformSettingsTable;
+}
+
+export type RestaurantRow = Selectable<RestaurantsTable>;
+export type NewRestaurant = Insertable<RestaurantsTable>;
+export type RestaurantUpdate = Updateable<RestaurantsTable>;
+export type SectionRow = Selectable<SectionsTable>;
+export type ItemRow = Selectable<ItemsTable>;
+export type NewItem = Insertable<ItemsTable>;
+export type ItemUpdate = Updateable<ItemsTable>;
+export type IntegratorOrgRow = Selectable<IntegratorOrgsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKey = Insertable<ApiKeysTable>;
+export type GrantRow = Selectable<GrantsTable>;
+export type ConnectLinkRow = Selectable<ConnectLinksTable>;

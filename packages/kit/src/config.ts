@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** `z.coerce.boolean()` turns "false" into true; environment switches need this instead. */
+export const zBoolFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+export const zPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+export class ConfigError extends Error {}
+
+/** Parses the environment with a schema; a bad or missing value fails naming the variable, never its value. */
+export function parseEnv<T extends z.ZodType>(schema: T, env: Record<string, string | undefined>): z.infer<T> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+/** Shared by every service: where the database, Redis and logs are. */
+export const ZCommonEnv = z.object({
+  DATABASE_URL: z.string().min(1, 'is required (postgres://...)'),
+  REDIS_URL: z.string().min(1, 'is required (redis://...)'),
+  REDIS_KEY_PREFIX: z.string().default('ptr:'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PEM of the gateway's public key; services verify the internal JWT with it. */
+  INTERNAL_JWT_PUBLIC_KEY: z.string().min(1, 'is required (PEM public key of the gateway)'),
+});
+
+/** PEM values often arrive through env files with literal "\n"; accept both forms. */
+export const pemFromEnv = (value: string): string => value.replace(/\\n/g, '\n');

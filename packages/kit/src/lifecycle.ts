@@ -1,0 +1,65 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Logger } from './logger.js';
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (0 picks a free one) and resolves once the socket is bound. */
+export async function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  const server = createServer(handler);
+  // Behind load balancers with their own idle timeouts, keep sockets a little longer than they do.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    server,
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () => closeGracefully(server, 10_000),
+  };
+}
+
+/** Stops accepting, lets in-flight requests finish (up to `graceMs`), then drops what is left. */
+export function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * The tail of every `main.ts`: on SIGTERM or SIGINT close the server gracefully, then the
+ * dependencies (pools, clients), then exit.
+ */
+export function shutdownOnSignals(options: { logger: Logger; server: RunningServer; closeDeps: () => Promise<void> }): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    options.logger.info({ signal }, 'shutting down');
+    try {
+      await options.server.close();
+      await options.closeDeps();
+      options.logger.info('stopped');
+      options.logger.flush?.();
+      process.exitCode = 0;
+    } catch (err) {
+      options.logger.error({ err }, 'shutdown failed');
+      process.exitCode = 1;
+    }
+    setTimeout(() => process.exit(), 100).unref();
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages export a `source` condition: tests run against their TypeScript directly, no build.
+const conditions = ['source', 'module', 'node', 'development|production'];
+
+export function sharedConfig(options: { database?: boolean } = {}) {
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['source'] } },
+    test: {
+      globalSetup: options.database
+        ? [fileURLToPath(new URL('./packages/db/src/testing/global-setup.ts', import.meta.url))]
+        : [],
+      testTimeout: 20_000,
+      hookTimeout: 60_000,
+      // Two cores: a couple of files at a time keeps Postgres and the event loops honest.
+      maxWorkers: 2,
+    },
+  });
+}
