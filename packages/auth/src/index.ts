@@ -4,3 +4,4 @@ export * from './middleware.js';
 export * from './origins.js';
 export * from './principal.js';
 export * from './scopes.js';
+export * from './key-invalidation.js';

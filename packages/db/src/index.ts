@@ -9,3 +9,4 @@ export * from './queries/menu.js';
 export * from './queries/restaurants.js';
 export * from './queries/settings.js';
 export type * from './schema.js';
+export * from './errors.js';

@@ -1,0 +1,33 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { generateInternalKeyPair } from '@partner/auth';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const dataDir = join(repoRoot, '.data');
+const stateFile = join(dataDir, 'local-state.json');
+
+/** What a local stack keeps between starts (git-ignored): its secrets and the demo keys it printed. */
+export interface LocalState {
+  adminToken: string;
+  cursorSecret: string;
+  jwt: { privateKey: string; publicKey: string };
+  demo?: { restaurantId: string; secretKey: string; publishableKey: string };
+}
+
+export function loadLocalState(): LocalState {
+  if (existsSync(stateFile)) return JSON.parse(readFileSync(stateFile, 'utf8')) as LocalState;
+  const state: LocalState = {
+    adminToken: `adm_${randomBytes(24).toString('base64url')}`,
+    cursorSecret: randomBytes(32).toString('base64url'),
+    jwt: generateInternalKeyPair(),
+  };
+  saveLocalState(state);
+  return state;
+}
+
+export function saveLocalState(state: LocalState): void {
+  mkdirSync(dirname(stateFile), { recursive: true });
+  writeFileSync(stateFile, JSON.stringify(state, null, 2), { mode: 0o600 });
+}

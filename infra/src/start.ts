@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createDb, migrateToLatest } from '@partner/db';
+import { dataDir, loadLocalState, repoRoot, saveLocalState } from './local-env.js';
+import { seedDemo } from './seed.js';
+
+// `pnpm start`: the whole stack on this machine. Migrates, starts the five services from their
+// built output (as production runs them), seeds a demo restaurant through the console API, prints keys.
+
+const state = loadLocalState();
+const env = {
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/partner',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  GATEWAY_PORT: process.env.GATEWAY_PORT ?? '8080',
+  CATALOG_PORT: process.env.CATALOG_PORT ?? '8081',
+  WEBHOOKS_PORT: process.env.WEBHOOKS_PORT ?? '8082',
+  CONCIERGE_PORT: process.env.CONCIERGE_PORT ?? '8083',
+  CONSOLE_PORT: process.env.CONSOLE_PORT ?? '8084',
+  CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
+  CURSOR_SIGNING_SECRET: process.env.CURSOR_SIGNING_SECRET ?? state.cursorSecret,
+  INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? state.jwt.privateKey,
+  INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? state.jwt.publicKey,
+};
+const gatewayUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${env.GATEWAY_PORT}`;
+const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;
+
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForHealth(name: string, port: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}; see .data/logs/${name}.log`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} did not become healthy; see .data/logs/${name}.log`);
+}
+
+await ensureDatabase(env.DATABASE_URL);
+const db = createDb({ url: env.DATABASE_URL, max: 1 });
+const migration = await migrateToLatest(db);
+await db.destroy();
+if (migration.error) throw migration.error;
+
+const logDir = join(dataDir, 'logs');
+mkdirSync(logDir, { recursive: true });
+const services = [
+  ['console', env.CONSOLE_PORT],
+  ['catalog', env.CATALOG_PORT],
+  ['webhooks', env.WEBHOOKS_PORT],
+  ['concierge', env.CONCIERGE_PORT],
+  ['gateway', env.GATEWAY_PORT],
+] as const;
+const children = services.map(([name, port]) => {
+  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'dist', 'main.js')], {
+    env: { ...process.env, ...env, PUBLIC_BASE_URL: gatewayUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  return { name, port, child };
+});
+
+let stopping = false;
+const stopAll = (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  for (const { child } of children) child.kill('SIGTERM');
+  Promise.all(children.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))))).then(
+    () => process.exit(code),
+  );
+};
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
+
+try {
+  await Promise.all(children.map(({ name, port, child }) => waitForHealth(name, port, child)));
+  for (const { name, child } of children) {
+    child.once('exit', (code) => {
+      if (!stopping) {
+        console.error(`${name} exited (${code}); stopping the stack. See .data/logs/${name}.log`);
+        stopAll(1);
+      }
+    });
+  }
+  state.demo = await seedDemo({ consoleUrl, adminToken: env.CONSOLE_ADMIN_TOKEN, previous: state.demo, gatewayUrl });
+  saveLocalState(state);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  stopAll(1);
+  await new Promise(() => {});
+}
+
+const demo = state.demo!;
+console.log(`
+Partner platform is running.
+
+  gateway   ${gatewayUrl}            (public API: /v1/partner/...)
+  console   ${consoleUrl}        (admin API; token below)
+  services  catalog :${env.CATALOG_PORT}  webhooks :${env.WEBHOOKS_PORT}  concierge :${env.CONCIERGE_PORT}
+  logs      .data/logs/<service>.log
+
+Demo restaurant ${demo.restaurantId}
+  secret test key       ${demo.secretKey}
+  publishable test key  ${demo.publishableKey}   (allowed origins: http://localhost:${env.GATEWAY_PORT}, http://localhost:5173)
+  console admin token   ${env.CONSOLE_ADMIN_TOKEN}
+
+Try it:
+  curl -s ${gatewayUrl}/v1/partner/me -H "Authorization: Bearer ${demo.secretKey}"
+  curl -s ${gatewayUrl}/v1/partner/restaurants -H "Authorization: Bearer ${demo.secretKey}"
+  pnpm console key create --restaurant ${demo.restaurantId} --type secret --env test --name "my key"
+
+Ctrl-C stops everything.
+`);

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import type {
+  ZConnectLink,
+  ZConsoleRestaurant,
+  ZCreatedKey,
+  ZConsoleKey,
+  ZGrant,
+  ZIntegratorOrg,
+  ZItem,
+  ZSection,
+} from '@partner/contracts';
+
+export class ConsoleApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A typed client of the console API, used by the operators' CLI and the local start command. */
+export class ConsoleClient {
+  constructor(private readonly options: { baseUrl: string; adminToken: string }) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(new URL(path, this.options.baseUrl), {
+      method,
+      headers: {
+        authorization: `Bearer ${this.options.adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const payload = (await res.json()) as { data?: T; error?: { code: string; message: string } };
+    if (!res.ok || payload.error) {
+      throw new ConsoleApiError(res.status, payload.error?.code ?? 'unknown', payload.error?.message ?? res.statusText);
+    }
+    return payload.data as T;
+  }
+
+  createRestaurant = (body: Record<string, unknown>) => this.call<z.infer<typeof ZConsoleRestaurant>>('POST', '/console/restaurants', body);
+  getRestaurant = (id: string) => this.call<z.infer<typeof ZConsoleRestaurant>>('GET', `/console/restaurants/${id}`);
+  updateRestaurant = (id: string, body: Record<string, unknown>) =>
+    this.call<z.infer<typeof ZConsoleRestaurant>>('PATCH', `/console/restaurants/${id}`, body);
+  createSection = (restaurantId: string, body: Record<string, unknown>) =>
+    this.call<z.infer<typeof ZSection>>('POST', `/console/restaurants/${restaurantId}/sections`, body);
+  createItem = (restaurantId: string, body: Record<string, unknown>) =>
+    this.call<z.infer<typeof ZItem>>('POST', `/console/restaurants/${restaurantId}/items`, body);
+  updateItem = (id: string, body: Record<string, unknown>) => this.call<z.infer<typeof ZItem>>('PATCH', `/console/items/${id}`, body);
+  deleteItem = (id: string) => this.call<{ id: string; deleted: true }>('DELETE', `/console/items/${id}`);
+  createIntegrator = (body: Record<string, unknown>) => this.call<z.infer<typeof ZIntegratorOrg>>('POST', '/console/integrators', body);
+  updateIntegrator = (id: string, body: Record<string, unknown>) =>
+    this.call<z.infer<typeof ZIntegratorOrg>>('PATCH', `/console/integrators/${id}`, body);
+  createKey = (body: Record<string, unknown>) => this.call<z.infer<typeof ZCreatedKey>>('POST', '/console/keys', body);
+  listKeys = (owner: { restaurantId?: string; integratorOrgId?: string }) =>
+    this.call<z.infer<typeof ZConsoleKey>[]>('GET', `/console/keys?${new URLSearchParams(owner as Record<string, string>)}`);
+  revokeKey = (id: string) => this.call<z.infer<typeof ZConsoleKey>>('POST', `/console/keys/${id}/revoke`);
+  createConnectLink = (integratorOrgId: string, body: Record<string, unknown> = {}) =>
+    this.call<z.infer<typeof ZConnectLink>>('POST', `/console/integrators/${integratorOrgId}/connect-links`, body);
+  approveConnectLink = (token: string, restaurantId: string) =>
+    this.call<z.infer<typeof ZGrant>>('POST', `/console/connect-links/${token}/approve`, { restaurantId });
+  revokeGrant = (id: string) => this.call<z.infer<typeof ZGrant>>('POST', `/console/grants/${id}/revoke`);
+  setKillSwitch = (concierge: boolean) => this.call<{ concierge: boolean }>('PUT', '/console/platform/kill-switch', { concierge });
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ZCommonEnv, parseEnv, zPort } from '@partner/kit';
+
+const ZConsoleEnv = ZCommonEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }).extend({
+  CONSOLE_PORT: zPort(8084),
+  /** Bearer token of the dashboard backend and the operators' CLI; never exposed publicly. */
+  CONSOLE_ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
+  /** Where owners open connect links (the dashboard's origin). */
+  CONSOLE_PUBLIC_URL: z.url().default('http://localhost:8084'),
+});
+
+export function loadConsoleConfig(env: Record<string, string | undefined>) {
+  const parsed = parseEnv(ZConsoleEnv, env);
+  return {
+    port: parsed.CONSOLE_PORT,
+    databaseUrl: parsed.DATABASE_URL,
+    redisUrl: parsed.REDIS_URL,
+    redisPrefix: parsed.REDIS_KEY_PREFIX,
+    logLevel: parsed.LOG_LEVEL,
+    adminToken: parsed.CONSOLE_ADMIN_TOKEN,
+    publicUrl: parsed.CONSOLE_PUBLIC_URL,
+  };
+}
+export type ConsoleConfig = ReturnType<typeof loadConsoleConfig>;

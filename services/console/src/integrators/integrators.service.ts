@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { publishKeyInvalidation } from '@partner/auth';
+import type { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
+import {
+  asScopes,
+  consumeConnectLink,
+  findActiveGrant,
+  findGrantById,
+  findIntegratorOrgById,
+  findRestaurantById,
+  insertConnectLink,
+  insertGrant,
+  insertIntegratorOrg,
+  isUniqueViolation,
+  iso,
+  revokeGrant,
+  updateGrantScopes,
+  updateIntegratorOrg,
+  type GrantRow,
+  type IntegratorOrgRow,
+} from '@partner/db';
+import { AppError, newId, randomBase62 } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+
+const DEFAULT_GRANT_SCOPES = ['menu:read', 'assets:read', 'webhooks:manage', 'concierge:chat'];
+const CONNECT_LINK_LIFETIME_SECONDS = 7 * 24 * 3600;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const presentIntegrator = (row: IntegratorOrgRow) => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  suspended: row.suspended,
+  createdAt: iso(row.created_at),
+});
+
+export const presentGrant = (row: GrantRow) => ({
+  id: row.id,
+  restaurantId: row.restaurant_id,
+  integratorOrgId: row.integrator_org_id,
+  scopes: asScopes(row.scopes),
+  status: row.status,
+  createdAt: iso(row.created_at),
+  revokedAt: row.revoked_at ? iso(row.revoked_at) : null,
+});
+
+export async function createIntegrator(deps: ConsoleDeps, body: z.infer<typeof ZCreateIntegrator>) {
+  try {
+    return presentIntegrator(await insertIntegratorOrg(deps.db, { id: newId('org'), name: body.name, slug: body.slug }));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('conflict', `An integrator with slug "${body.slug}" already exists.`, { param: 'slug' });
+    throw err;
+  }
+}
+
+export async function getIntegrator(deps: ConsoleDeps, id: string) {
+  const row = await findIntegratorOrgById(deps.db, id);
+  if (!row) throw new AppError('not_found', 'No such integrator.');
+  return presentIntegrator(row);
+}
+
+export async function patchIntegrator(deps: ConsoleDeps, id: string, body: z.infer<typeof ZUpdateIntegrator>) {
+  const row = await updateIntegratorOrg(deps.db, id, body);
+  if (!row) throw new AppError('not_found', 'No such integrator.');
+  if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
+  return presentIntegrator(row);
+}
+
+/** A link the integrator sends to an owner; its token is shown once and stored only as a hash. */
+export async function createConnectLink(deps: ConsoleDeps, integratorOrgId: string, body: z.infer<typeof ZCreateConnectLink>) {
+  if (!(await findIntegratorOrgById(deps.db, integratorOrgId))) throw new AppError('not_found', 'No such integrator.');
+  const token = `cl_${randomBase62(32)}`;
+  const expiresAt = new Date(deps.now().getTime() + (body.expiresInSeconds ?? CONNECT_LINK_LIFETIME_SECONDS) * 1000);
+  await insertConnectLink(deps.db, {
+    token_hash: hashToken(token),
+    integrator_org_id: integratorOrgId,
+    scopes: body.scopes ?? DEFAULT_GRANT_SCOPES,
+    expires_at: expiresAt,
+  });
+  return { token, url: new URL(`/connect/${token}`, deps.publicUrl).toString(), expiresAt: iso(expiresAt) };
+}
+
+/**
+ * The owner consents: the link is spent and the integrator's grant for this restaurant becomes (or
+ * stays) active. An unknown, used or expired link is 404 alike.
+ */
+export async function approveConnectLink(deps: ConsoleDeps, token: string, body: z.infer<typeof ZApproveConnectLink>) {
+  return deps.db.transaction().execute(async (tx) => {
+    if (!(await findRestaurantById(tx, body.restaurantId))) {
+      throw new AppError('invalid_request', 'restaurantId: no such restaurant.', { param: 'restaurantId' });
+    }
+    const link = await consumeConnectLink(tx, hashToken(token), deps.now());
+    if (!link) throw new AppError('not_found', 'No such connect link, or it was already used or has expired.');
+    const existing = await findActiveGrant(tx, body.restaurantId, link.integrator_org_id);
+    if (existing) {
+      const scopes = [...new Set([...existing.scopes, ...link.scopes])];
+      return presentGrant(await updateGrantScopes(tx, existing.id, scopes));
+    }
+    const grant = await insertGrant(tx, {
+      id: newId('grt'),
+      restaurant_id: body.restaurantId,
+      integrator_org_id: link.integrator_org_id,
+      scopes: link.scopes,
+    });
+    return presentGrant(grant);
+  });
+}
+
+/** Revoking is idempotent: a grant already revoked is returned as it is. */
+export async function revokeGrantById(deps: ConsoleDeps, id: string) {
+  const revoked = await revokeGrant(deps.db, id, deps.now());
+  if (revoked) return presentGrant(revoked);
+  const current = await findGrantById(deps.db, id);
+  if (!current) throw new AppError('not_found', 'No such grant.');
+  return presentGrant(current);
+}

@@ -1,0 +1,20 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { ZCreateKey, zId } from '@partner/contracts';
+import { parseWith } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+import { createKey, listKeys, revokeKey } from './keys.service.js';
+
+const ZKeyFilter = z.strictObject({ restaurantId: zId('rst').optional(), integratorOrgId: zId('org').optional() });
+
+export function registerKeyRoutes(router: Router, deps: ConsoleDeps): void {
+  router.post('/console/keys', async (req, res) => {
+    res.status(201).json({ data: await createKey(deps, parseWith(ZCreateKey, req.body, 'body')) });
+  });
+  router.get('/console/keys', async (req, res) => {
+    res.json({ data: await listKeys(deps, parseWith(ZKeyFilter, req.query, 'query')) });
+  });
+  router.post('/console/keys/:id/revoke', async (req, res) => {
+    res.json({ data: await revokeKey(deps, req.params.id) });
+  });
+}

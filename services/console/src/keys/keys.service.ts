@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import { DEFAULT_SECRET_SCOPES, generateApiKey, publishKeyInvalidation, redactKey } from '@partner/auth';
+import type { ZCreateKey } from '@partner/contracts';
+import {
+  asScopes,
+  findApiKeyById,
+  findIntegratorOrgById,
+  findRestaurantById,
+  insertApiKey,
+  iso,
+  listApiKeysByOwner,
+  revokeApiKey,
+  type ApiKeyRow,
+} from '@partner/db';
+import { AppError, newId } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+
+/** Live keys start at this per-minute ceiling unless created with another; test keys are capped at 60 anyway. */
+const DEFAULT_RATE_LIMIT = { live: 600, test: 60 } as const;
+
+export function presentKey(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    restaurantId: row.restaurant_id,
+    integratorOrgId: row.integrator_org_id,
+    type: row.type,
+    environment: row.environment,
+    name: row.name,
+    scopes: asScopes(row.scopes),
+    rateLimitPerMin: row.rate_limit_per_min,
+    allowedOrigins: row.allowed_origins,
+    redacted: redactKey(row.prefix, row.last4),
+    expiresAt: row.expires_at ? iso(row.expires_at) : null,
+    revokedAt: row.revoked_at ? iso(row.revoked_at) : null,
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** The plaintext is in this response and nowhere else, ever: only its SHA-256 is stored. */
+export async function createKey(deps: ConsoleDeps, body: z.infer<typeof ZCreateKey>) {
+  const ownerExists = body.restaurantId
+    ? await findRestaurantById(deps.db, body.restaurantId)
+    : await findIntegratorOrgById(deps.db, body.integratorOrgId!);
+  if (!ownerExists) {
+    const param = body.restaurantId ? 'restaurantId' : 'integratorOrgId';
+    throw new AppError('invalid_request', `${param}: no such owner.`, { param });
+  }
+  if (body.expiresAt && new Date(body.expiresAt) <= deps.now()) {
+    throw new AppError('invalid_request', 'expiresAt: must be in the future.', { param: 'expiresAt' });
+  }
+  const generated = generateApiKey(body.type, body.environment);
+  const row = await insertApiKey(deps.db, {
+    id: newId('key'),
+    key_hash: generated.hash,
+    prefix: generated.prefix,
+    last4: generated.last4,
+    type: body.type,
+    environment: body.environment,
+    name: body.name,
+    scopes: body.type === 'secret' ? [...(body.scopes ?? DEFAULT_SECRET_SCOPES)] : [],
+    rate_limit_per_min: body.rateLimitPerMin ?? DEFAULT_RATE_LIMIT[body.environment],
+    allowed_origins: body.allowedOrigins ?? [],
+    restaurant_id: body.restaurantId ?? null,
+    integrator_org_id: body.integratorOrgId ?? null,
+    expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+  });
+  return { ...presentKey(row), value: generated.value };
+}
+
+export async function listKeys(deps: ConsoleDeps, owner: { restaurantId?: string; integratorOrgId?: string }) {
+  if (!owner.restaurantId && !owner.integratorOrgId) {
+    throw new AppError('invalid_request', 'Filter by restaurantId or integratorOrgId.', { param: 'restaurantId' });
+  }
+  return (await listApiKeysByOwner(deps.db, owner)).map(presentKey);
+}
+
+/** Revocation is immediate on every gateway replica (pub/sub) and idempotent here. */
+export async function revokeKey(deps: ConsoleDeps, id: string) {
+  const row = (await revokeApiKey(deps.db, id, deps.now())) ?? (await findApiKeyById(deps.db, id));
+  if (!row) throw new AppError('not_found', 'No such key.');
+  await publishKeyInvalidation(deps.redis, deps.redisPrefix, { keyId: id });
+  return presentKey(row);
+}

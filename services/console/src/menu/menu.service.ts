@@ -1,0 +1,121 @@
+import type { z } from 'zod';
+import type { TItem, TSection, ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts';
+import {
+  findLiveItemById,
+  findRestaurantById,
+  findSectionById,
+  insertItem,
+  insertSection,
+  isUniqueViolation,
+  listSections,
+  markItemDeleted,
+  presentItem,
+  updateLiveItem,
+  type Executor,
+  type RestaurantRow,
+  type SectionRow,
+} from '@partner/db';
+import { AppError, newId } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+
+const presentSection = (row: SectionRow): TSection => ({ id: row.id, name: row.name, position: row.position });
+
+async function requireRestaurant(db: Executor, id: string): Promise<RestaurantRow> {
+  const row = await findRestaurantById(db, id);
+  if (!row) throw new AppError('not_found', 'No such restaurant.');
+  return row;
+}
+
+async function requireSectionOf(db: Executor, restaurantId: string, sectionId: string): Promise<void> {
+  const section = await findSectionById(db, sectionId);
+  if (!section || section.restaurant_id !== restaurantId) {
+    throw new AppError('invalid_request', 'sectionId: no such section in this restaurant.', { param: 'sectionId' });
+  }
+}
+
+/** `Crème brûlée (large)` becomes `creme-brulee-large`. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return slug || 'item';
+}
+
+const slugTaken = (slug: string) =>
+  new AppError('conflict', `An item with slug "${slug}" already exists in this restaurant.`, { param: 'slug' });
+
+export async function createSection(deps: ConsoleDeps, restaurantId: string, body: z.infer<typeof ZCreateSection>): Promise<TSection> {
+  await requireRestaurant(deps.db, restaurantId);
+  const row = await insertSection(deps.db, { id: newId('sec'), restaurant_id: restaurantId, name: body.name, position: body.position });
+  return presentSection(row);
+}
+
+export async function getSections(deps: ConsoleDeps, restaurantId: string): Promise<TSection[]> {
+  await requireRestaurant(deps.db, restaurantId);
+  return (await listSections(deps.db, restaurantId)).map(presentSection);
+}
+
+export async function createItem(deps: ConsoleDeps, restaurantId: string, body: z.infer<typeof ZCreateItem>): Promise<TItem> {
+  const restaurant = await requireRestaurant(deps.db, restaurantId);
+  if (body.sectionId) await requireSectionOf(deps.db, restaurantId, body.sectionId);
+  const slug = body.slug ?? slugify(body.name);
+  try {
+    const row = await insertItem(deps.db, {
+      id: newId('itm'),
+      restaurant_id: restaurantId,
+      section_id: body.sectionId ?? null,
+      slug,
+      name: body.name,
+      description: body.description ?? null,
+      price_cents: body.priceCents,
+      status: body.status,
+      dietary_tags: body.dietaryTags,
+      allergens: body.allergens,
+    });
+    return presentItem(row, restaurant.currency);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken(slug);
+    throw err;
+  }
+}
+
+export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infer<typeof ZUpdateItem>): Promise<TItem> {
+  const existing = await findLiveItemById(deps.db, itemId);
+  if (!existing) throw new AppError('not_found', 'No such item.');
+  if (body.sectionId) await requireSectionOf(deps.db, existing.restaurant_id, body.sectionId);
+  const restaurant = await requireRestaurant(deps.db, existing.restaurant_id);
+  try {
+    const row = await updateLiveItem(
+      deps.db,
+      itemId,
+      {
+        name: body.name,
+        slug: body.slug,
+        description: body.description,
+        price_cents: body.priceCents,
+        status: body.status,
+        section_id: body.sectionId,
+        dietary_tags: body.dietaryTags,
+        allergens: body.allergens,
+      },
+      deps.now(),
+    );
+    if (!row) throw new AppError('not_found', 'No such item.');
+    return presentItem(row, restaurant.currency);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken(body.slug ?? existing.slug);
+    throw err;
+  }
+}
+
+/** Deleting leaves a tombstone that incremental sync reports; the item is gone from everything else. */
+export async function deleteItem(deps: ConsoleDeps, itemId: string): Promise<{ id: string; deleted: true }> {
+  const row = await markItemDeleted(deps.db, itemId, deps.now());
+  if (!row) throw new AppError('not_found', 'No such item.');
+  return { id: row.id, deleted: true };
+}

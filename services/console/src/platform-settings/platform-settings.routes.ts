@@ -1,0 +1,17 @@
+import type { Router } from 'express';
+import { ZKillSwitch } from '@partner/contracts';
+import { readPlatformSettings, writePlatformSetting } from '@partner/db';
+import { parseWith } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+
+/** The platform kill switch: when on, no restaurant's concierge is servable (spec 3). */
+export function registerPlatformSettingsRoutes(router: Router, deps: ConsoleDeps): void {
+  router.get('/console/platform/kill-switch', async (_req, res) => {
+    res.json({ data: { concierge: (await readPlatformSettings(deps.db)).conciergeKillSwitch } });
+  });
+  router.put('/console/platform/kill-switch', async (req, res) => {
+    const body = parseWith(ZKillSwitch, req.body, 'body');
+    await writePlatformSetting(deps.db, 'conciergeKillSwitch', body.concierge);
+    res.json({ data: { concierge: body.concierge } });
+  });
+}

@@ -1,0 +1,17 @@
+import type { Router } from 'express';
+import { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
+import { parseWith } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+import { createRestaurant, getRestaurant, patchRestaurant } from './restaurants.service.js';
+
+export function registerRestaurantRoutes(router: Router, deps: ConsoleDeps): void {
+  router.post('/console/restaurants', async (req, res) => {
+    res.status(201).json({ data: await createRestaurant(deps, parseWith(ZCreateRestaurant, req.body, 'body')) });
+  });
+  router.get('/console/restaurants/:id', async (req, res) => {
+    res.json({ data: await getRestaurant(deps, req.params.id) });
+  });
+  router.patch('/console/restaurants/:id', async (req, res) => {
+    res.json({ data: await patchRestaurant(deps, req.params.id, parseWith(ZUpdateRestaurant, req.body, 'body')) });
+  });
+}

@@ -1,0 +1,66 @@
+import { publishKeyInvalidation } from '@partner/auth';
+import type { TConsoleRestaurant } from '@partner/contracts';
+import type { z } from 'zod';
+import type { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
+import {
+  findRestaurantById,
+  insertRestaurant,
+  isUniqueViolation,
+  presentConsoleRestaurant,
+  updateRestaurant,
+  type RestaurantUpdate,
+} from '@partner/db';
+import { AppError, newId } from '@partner/kit';
+import type { ConsoleDeps } from '../deps.js';
+
+export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
+  try {
+    const row = await insertRestaurant(deps.db, {
+      id: newId('rst'),
+      name: body.name,
+      slug: body.slug,
+      currency: body.currency,
+      public_menu_url: body.publicMenuUrl ?? null,
+      house_notes: body.houseNotes ?? null,
+      concierge_display_name: null,
+      concierge_welcome_message: null,
+    });
+    return presentConsoleRestaurant(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('conflict', `A restaurant with slug "${body.slug}" already exists.`, { param: 'slug' });
+    throw err;
+  }
+}
+
+export async function getRestaurant(deps: ConsoleDeps, id: string): Promise<TConsoleRestaurant> {
+  const row = await findRestaurantById(deps.db, id);
+  if (!row) throw new AppError('not_found', 'No such restaurant.');
+  return presentConsoleRestaurant(row);
+}
+
+export async function patchRestaurant(
+  deps: ConsoleDeps,
+  id: string,
+  body: z.infer<typeof ZUpdateRestaurant>,
+): Promise<TConsoleRestaurant> {
+  const changes: RestaurantUpdate = {
+    name: body.name,
+    public_menu_url: body.publicMenuUrl,
+    subscription_status: body.subscriptionStatus,
+    partner_api_addon: body.partnerApiAddon,
+    concierge_addon: body.conciergeAddon,
+    concierge_enabled: body.conciergeEnabled,
+    suspended: body.suspended,
+    monthly_quota: body.monthlyQuota,
+    overage_budget: body.overageBudget,
+    concierge_allowance: body.conciergeAllowance,
+    concierge_display_name: body.concierge?.displayName,
+    concierge_welcome_message: body.concierge?.welcomeMessage,
+    house_notes: body.houseNotes,
+  };
+  const row = await updateRestaurant(deps.db, id, changes);
+  if (!row) throw new AppError('not_found', 'No such restaurant.');
+  // Suspension is enforced at the gateway from cached key lookups: tell every replica now.
+  if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
+  return presentConsoleRestaurant(row);
+}

@@ -1,0 +1,27 @@
+import express, { type Express } from 'express';
+import { errorHandler, notFoundHandler, requestContext, type Logger } from '@partner/kit';
+import { claimedEnvironment } from './auth/authenticate.js';
+import { partnerEdge, type EdgeDeps } from './edge.js';
+
+export interface GatewayDeps extends EdgeDeps {
+  logger: Logger;
+}
+
+export function createApp(deps: GatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(deps.logger, { trustIncomingId: false }));
+  app.use((req, res, next) => {
+    // Every answer says which environment it belongs to; a refused key's prefix still tells.
+    res.setHeader('X-Service-Environment', claimedEnvironment(req));
+    next();
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(partnerEdge(deps));
+  app.use(notFoundHandler());
+  app.use(errorHandler());
+  return app;
+}

@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import { environmentFromPrefix, hashApiKey, parseApiKey } from '@partner/auth';
+import type { TEnvironment } from '@partner/contracts';
+import type { KeyWithOwner } from '@partner/db';
+import { AppError } from '@partner/kit';
+import type { KeyCache } from './key-cache.js';
+
+export interface AuthenticatedKey extends KeyWithOwner {
+  environment: TEnvironment;
+}
+
+const INVALID = 'Invalid API key. Send `Authorization: Bearer <API_KEY>` with an active key from your dashboard.';
+
+/** The bearer token of the Authorization header, or null when the header is missing or not Bearer. */
+export function bearerToken(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/** What environment to report on a response, even one refusing the key. */
+export function claimedEnvironment(req: Request): TEnvironment {
+  const token = bearerToken(req);
+  return (token && environmentFromPrefix(token)) || 'live';
+}
+
+/**
+ * Missing, malformed, unknown, revoked and expired keys are all the same `401 invalid_api_key`: an
+ * attacker learns nothing about which keys exist. Malformed keys (wrong shape or checksum) are refused
+ * before any lookup.
+ */
+export async function authenticate(req: Request, cache: KeyCache, now: Date): Promise<AuthenticatedKey> {
+  const header = req.headers.authorization;
+  const token = bearerToken(req);
+  if (!token) {
+    throw new AppError('invalid_api_key', header ? `Malformed Authorization header. ${INVALID}` : `No API key provided. ${INVALID}`);
+  }
+  const parsed = parseApiKey(token);
+  if (!parsed) throw new AppError('invalid_api_key', INVALID);
+  const record = await cache.lookup(hashApiKey(token));
+  if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now)) {
+    throw new AppError('invalid_api_key', INVALID);
+  }
+  return { ...record, environment: record.key.environment };
+}

@@ -1,0 +1,36 @@
+import { createDb } from '@partner/db';
+import { connectRedis, createLogger } from '@partner/kit';
+import { KeyCache, subscribeToInvalidations } from './auth/key-cache.js';
+import type { GatewayDeps } from './app.js';
+import type { GatewayConfig } from './config.js';
+import { ServiceProxy } from './proxy/proxy.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
+
+export async function createDeps(config: GatewayConfig): Promise<{ deps: GatewayDeps; close: () => Promise<void> }> {
+  const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  const db = createDb({ url: config.databaseUrl, max: 10, applicationName: 'gateway' });
+  const onRedisError = (err: Error) => logger.error({ err }, 'redis error');
+  const redis = await connectRedis(config.redisUrl, onRedisError);
+  const subscriber = await connectRedis(config.redisUrl, onRedisError);
+  const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
+  await subscribeToInvalidations(keyCache, subscriber, config.redisPrefix, logger);
+  const proxy = new ServiceProxy(config.services);
+  const deps: GatewayDeps = {
+    logger,
+    keyCache,
+    rateLimiter: new RateLimiter(redis, config.redisPrefix),
+    proxy,
+    jwtPrivateKey: config.jwtPrivateKey,
+    docsUrl: config.docsUrl,
+    maxBodyBytes: config.maxBodyBytes,
+    now: () => new Date(),
+  };
+  return {
+    deps,
+    close: async () => {
+      await proxy.close();
+      await Promise.all([subscriber.quit(), redis.quit(), db.destroy()]);
+      logger.flush();
+    },
+  };
+}

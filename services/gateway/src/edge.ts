@@ -1,0 +1,95 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { signInternalToken, INTERNAL_TOKEN_HEADER, type Principal } from '@partner/auth';
+import { AppError } from '@partner/kit';
+import { authenticate, type AuthenticatedKey } from './auth/authenticate.js';
+import type { KeyCache } from './auth/key-cache.js';
+import { presentKeyMetadata } from './me/me.js';
+import type { ServiceProxy } from './proxy/proxy.js';
+import { limitsFor, type RateLimiter } from './rate-limit/rate-limiter.js';
+import { authorize } from './routing/authorize.js';
+import { answerPreflight, applyEmbedCors } from './routing/cors.js';
+import { createRouter, ROUTES, type Route } from './routing/route-table.js';
+
+export interface EdgeDeps {
+  keyCache: KeyCache;
+  rateLimiter: RateLimiter;
+  proxy: ServiceProxy;
+  jwtPrivateKey: string;
+  docsUrl: string;
+  maxBodyBytes: number;
+  now: () => Date;
+}
+
+/**
+ * The public edge for everything under /v1: who is calling, within which limits, on which route,
+ * with which rights; then the answer (`/me`) or the owning service, with an internal token.
+ * Authentication comes before routing, as with Stripe: without a valid key, nothing is revealed.
+ */
+export function partnerEdge(deps: EdgeDeps): RequestHandler {
+  const router = createRouter(ROUTES);
+
+  const dispatch = async (route: Route, principal: Principal, key: AuthenticatedKey | null, req: Request, res: Response) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > deps.maxBodyBytes) {
+      throw new AppError('payload_too_large', `Request bodies are limited to ${deps.maxBodyBytes} bytes.`);
+    }
+    if (route.target.kind === 'local') {
+      res.json({ data: presentKeyMetadata(key!, deps.docsUrl) });
+      return;
+    }
+    const service = route.target.service;
+    await deps.proxy.forward(service, req, res, {
+      [INTERNAL_TOKEN_HEADER]: signInternalToken(deps.jwtPrivateKey, principal, service),
+      'x-request-id': req.requestId,
+    });
+  };
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const path = req.path;
+    if (!path.startsWith('/v1/')) return next();
+    const embedPath = router.isEmbedPath(path);
+    if (embedPath) {
+      applyEmbedCors(req, res);
+      if (req.method === 'OPTIONS') return answerPreflight(req, res);
+    }
+
+    const match = router.match(req.method, path);
+    if (match.kind === 'found' && match.route.access.kind === 'public') {
+      return dispatch(match.route, { kind: 'public', requestId: req.requestId }, null, req, res);
+    }
+    if (!path.startsWith('/v1/partner/')) return next();
+
+    const key = await authenticate(req, deps.keyCache, deps.now());
+    res.setHeader('X-Service-Environment', key.environment);
+
+    const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key));
+    res.setHeader('X-RateLimit-Limit', String(decision.limit));
+    res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      throw new AppError('rate_limited', 'Too many requests for this key. Retry after the number of seconds in Retry-After.', {
+        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      });
+    }
+    if (key.owner.suspended) {
+      throw new AppError('account_suspended', 'The account behind this key is suspended. The key works again once the suspension is lifted.');
+    }
+    if (match.kind === 'none') throw new AppError('not_found', `No route for ${req.method} ${path}.`);
+    if (match.kind === 'method-not-allowed') {
+      throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}.`, {
+        headers: { Allow: match.allow.join(', ') },
+      });
+    }
+    authorize(match.route.access, key, req);
+    const principal: Principal = {
+      kind: 'key',
+      keyId: key.key.id,
+      keyType: key.key.type,
+      environment: key.environment,
+      scopes: key.key.scopes as Extract<Principal, { kind: 'key' }>['scopes'],
+      owner: { kind: key.owner.kind, id: key.owner.id },
+      requestId: req.requestId,
+    };
+    return dispatch(match.route, principal, key, req, res);
+  };
+}

@@ -1,0 +1,81 @@
+import type { RedisClient } from '@partner/kit';
+
+// One round trip per request. Fixed one-minute windows aligned to Redis's own clock (every replica
+// agrees on the window), plus a UTC-day window for test keys. A refused request does not count.
+const SCRIPT = `
+local now = redis.call('TIME')
+local sec = tonumber(now[1])
+local perMinute = tonumber(ARGV[1])
+local perDay = tonumber(ARGV[2])
+local minuteStart = sec - (sec % 60)
+local minuteKey = KEYS[1] .. ':m:' .. minuteStart
+local minuteReset = minuteStart + 60 - sec
+local used = tonumber(redis.call('GET', minuteKey) or '0')
+if used >= perMinute then
+  return {0, 0, minuteReset, minuteReset}
+end
+local dayKey
+if perDay > 0 then
+  local dayStart = sec - (sec % 86400)
+  dayKey = KEYS[1] .. ':d:' .. dayStart
+  local usedToday = tonumber(redis.call('GET', dayKey) or '0')
+  if usedToday >= perDay then
+    return {0, perMinute - used, minuteReset, dayStart + 86400 - sec}
+  end
+end
+used = redis.call('INCR', minuteKey)
+if used == 1 then redis.call('EXPIRE', minuteKey, 61) end
+if dayKey then
+  if redis.call('INCR', dayKey) == 1 then redis.call('EXPIRE', dayKey, 86401) end
+end
+return {1, perMinute - used, minuteReset, 0}
+`;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the minute window resets. */
+  resetSeconds: number;
+  /** Seconds to wait when refused (the minute window, or the rest of the day for a daily cap). */
+  retryAfterSeconds: number;
+}
+
+/** Test keys: 60 a minute and 5,000 a day, whatever their configured rate (spec 5.2). */
+export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
+
+export class RateLimiter {
+  private sha: string | null = null;
+
+  constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
+
+  async check(keyId: string, limits: { perMinute: number; perDay: number | null }): Promise<RateLimitDecision> {
+    const reply = (await this.run([`${this.prefix}rl:${keyId}`], [String(limits.perMinute), String(limits.perDay ?? 0)])) as number[];
+    const [allowed, remaining, reset, retryAfter] = reply.map(Number) as [number, number, number, number];
+    return {
+      allowed: allowed === 1,
+      limit: limits.perMinute,
+      remaining: Math.max(0, remaining),
+      resetSeconds: reset,
+      retryAfterSeconds: retryAfter,
+    };
+  }
+
+  private async run(keys: string[], args: string[]): Promise<unknown> {
+    this.sha ??= await this.redis.scriptLoad(SCRIPT);
+    try {
+      return await this.redis.evalSha(this.sha, { keys, arguments: args });
+    } catch (err) {
+      // Redis restarted or flushed its script cache: load again once.
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      this.sha = await this.redis.scriptLoad(SCRIPT);
+      return this.redis.evalSha(this.sha, { keys, arguments: args });
+    }
+  }
+}
+
+export function limitsFor(key: { environment: 'live' | 'test'; rate_limit_per_min: number }) {
+  return key.environment === 'test'
+    ? { perMinute: Math.min(key.rate_limit_per_min, TEST_KEY_LIMITS.perMinute), perDay: TEST_KEY_LIMITS.perDay }
+    : { perMinute: key.rate_limit_per_min, perDay: null };
+}

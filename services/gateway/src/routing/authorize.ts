@@ -1,0 +1,33 @@
+import type { Request } from 'express';
+import { hasScope, isOriginAllowed } from '@partner/auth';
+import { AppError } from '@partner/kit';
+import type { AuthenticatedKey } from '../auth/authenticate.js';
+import type { Access } from './route-table.js';
+
+/** Key type, scope and (publishable keys) origin rules of spec 5 for one route. */
+export function authorize(access: Access, key: AuthenticatedKey, req: Request): void {
+  if (access.kind === 'public') return;
+  const { type, scopes, allowed_origins } = key.key;
+  if (access.kind === 'secret') {
+    if (type !== 'secret') {
+      throw new AppError('forbidden_key_type', 'Publishable keys only work with the embed components. Use a secret key on your server.');
+    }
+    if (access.scope && !hasScope(scopes, access.scope)) throw missingScope(access.scope);
+    return;
+  }
+  if (type === 'secret') {
+    if (!hasScope(scopes, access.secretScope)) throw missingScope(access.secretScope);
+    return;
+  }
+  const origin = req.headers.origin;
+  if (!isOriginAllowed(origin, allowed_origins)) {
+    throw new AppError(
+      'origin_not_allowed',
+      origin && origin !== 'null'
+        ? `The origin ${origin} is not on this publishable key's allow-list. Add it in your dashboard.`
+        : 'Publishable keys only work from a web page whose origin is on the key\'s allow-list.',
+    );
+  }
+}
+
+const missingScope = (scope: string) => new AppError('forbidden_scope', `This key lacks the ${scope} scope this route needs.`);

@@ -1,0 +1,24 @@
+import type { Request, Response } from 'express';
+
+const EXPOSED = 'X-Request-Id, X-Service-Environment, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
+/**
+ * Embed routes are called cross-origin from restaurants' pages. The origin is echoed on every answer
+ * (errors included, so the widget can show why it was refused); whether the call is allowed is decided
+ * by the publishable key's allow-list, server-side. No credentials: keys travel in a header, never cookies.
+ */
+export function applyEmbedCors(req: Request, res: Response): void {
+  const origin = req.headers.origin;
+  res.vary('Origin');
+  if (!origin) return;
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+}
+
+/** A preflight needs no key: browsers never send credentials with one. */
+export function answerPreflight(req: Request, res: Response): void {
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID');
+  res.setHeader('Access-Control-Max-Age', '600');
+  res.status(204).end();
+}

@@ -1,0 +1,86 @@
+import type { TScope } from '@partner/contracts';
+
+export type ServiceName = 'catalog' | 'webhooks' | 'concierge';
+
+/**
+ * Who may call a route:
+ * - `secret`: secret keys holding `scope` (none: any valid secret key);
+ * - `embed`: publishable keys from an allowed origin, or secret keys holding `secretScope`;
+ * - `public`: no key at all (signed asset files carry their own signature).
+ */
+export type Access =
+  | { kind: 'secret'; scope: TScope | null }
+  | { kind: 'embed'; secretScope: TScope }
+  | { kind: 'public' };
+
+export type Target = { kind: 'service'; service: ServiceName } | { kind: 'local'; handler: 'me' };
+
+export interface Route {
+  method: string;
+  /** Segments; `:name` matches one segment, a trailing `*` the rest of the path. */
+  pattern: string;
+  access: Access;
+  target: Target;
+}
+
+const secret = (scope: TScope | null) => ({ kind: 'secret', scope }) as const;
+const embed = (secretScope: TScope) => ({ kind: 'embed', secretScope }) as const;
+const to = (service: ServiceName) => ({ kind: 'service', service }) as const;
+
+/** Every public route of v1 (spec section 4 and DESIGN.md section 4), the only ones the gateway serves. */
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', pattern: '/v1/partner/me', access: secret(null), target: { kind: 'local', handler: 'me' } },
+
+  { method: 'GET', pattern: '/v1/partner/restaurants', access: secret('menu:read'), target: to('catalog') },
+  { method: 'GET', pattern: '/v1/partner/restaurants/:id/items', access: secret('menu:read'), target: to('catalog') },
+  { method: 'GET', pattern: '/v1/partner/restaurants/:id/menu', access: secret('menu:read'), target: to('catalog') },
+  { method: 'GET', pattern: '/v1/partner/items/:id', access: secret('assets:read'), target: to('catalog') },
+  { method: 'POST', pattern: '/v1/partner/items/:id/asset-urls', access: secret('assets:read'), target: to('catalog') },
+  { method: 'GET', pattern: '/v1/partner/embed/items/:id', access: embed('assets:read'), target: to('catalog') },
+  { method: 'GET', pattern: '/v1/assets/*', access: { kind: 'public' }, target: to('catalog') },
+  { method: 'HEAD', pattern: '/v1/assets/*', access: { kind: 'public' }, target: to('catalog') },
+
+  { method: 'GET', pattern: '/v1/partner/webhook-endpoints', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'POST', pattern: '/v1/partner/webhook-endpoints', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'GET', pattern: '/v1/partner/webhook-endpoints/:id', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'PATCH', pattern: '/v1/partner/webhook-endpoints/:id', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'DELETE', pattern: '/v1/partner/webhook-endpoints/:id', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'POST', pattern: '/v1/partner/webhook-endpoints/:id/rotate-secret', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'GET', pattern: '/v1/partner/webhook-deliveries', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'POST', pattern: '/v1/partner/webhook-deliveries/:id/resend', access: secret('webhooks:manage'), target: to('webhooks') },
+
+  { method: 'POST', pattern: '/v1/partner/restaurants/:id/concierge/chat', access: secret('concierge:chat'), target: to('concierge') },
+  { method: 'GET', pattern: '/v1/partner/embed/restaurants/:id/concierge', access: embed('concierge:chat'), target: to('concierge') },
+  { method: 'POST', pattern: '/v1/partner/embed/restaurants/:id/concierge/chat', access: embed('concierge:chat'), target: to('concierge') },
+];
+
+export type RouteMatch = { kind: 'found'; route: Route } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'none' };
+
+function matches(pattern: string, path: string): boolean {
+  const want = pattern.split('/');
+  const have = path.split('/');
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i]!;
+    if (segment === '*') return have.length > i && have.slice(i).every((part) => part !== '');
+    const actual = have[i];
+    if (actual === undefined) return false;
+    if (segment.startsWith(':') ? actual === '' : segment !== actual) return false;
+  }
+  return want.length === have.length;
+}
+
+export function createRouter(routes: readonly Route[]) {
+  return {
+    match(method: string, path: string): RouteMatch {
+      const candidates = routes.filter((route) => matches(route.pattern, path));
+      if (candidates.length === 0) return { kind: 'none' };
+      const found = candidates.find((route) => route.method === method);
+      if (found) return { kind: 'found', route: found };
+      return { kind: 'method-not-allowed', allow: [...new Set(candidates.map((route) => route.method))] };
+    },
+    /** Whether some route at this path is an embed route (CORS preflights are answered for those only). */
+    isEmbedPath(path: string): boolean {
+      return routes.some((route) => route.access.kind === 'embed' && matches(route.pattern, path));
+    },
+  };
+}
