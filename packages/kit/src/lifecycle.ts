@@ -39,27 +39,26 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
 }
 
 /**
- * The tail of every `main.ts`: on SIGTERM or SIGINT close the server gracefully, then the
- * dependencies (pools, clients), then exit.
+ * The tail of every `main.ts`: on SIGTERM or SIGINT stop the service gracefully (stop accepting,
+ * finish in-flight requests, close pools), then exit.
  */
-export function shutdownOnSignals(options: { logger: Logger; server: RunningServer; closeDeps: () => Promise<void> }): void {
+export function shutdownOnSignals(options: { logger: Logger; stop: () => Promise<void> }): void {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const onSignal = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     options.logger.info({ signal }, 'shutting down');
     try {
-      await options.server.close();
-      await options.closeDeps();
+      await options.stop();
       options.logger.info('stopped');
-      options.logger.flush?.();
       process.exitCode = 0;
     } catch (err) {
       options.logger.error({ err }, 'shutdown failed');
       process.exitCode = 1;
     }
+    options.logger.flush?.();
     setTimeout(() => process.exit(), 100).unref();
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void onSignal('SIGTERM'));
+  process.once('SIGINT', () => void onSignal('SIGINT'));
 }

@@ -4,3 +4,4 @@ export * from './pagination.js';
 export * from './service-app.js';
 export * from './service-config.js';
 export * from './service-deps.js';
+export * from './start-service.js';

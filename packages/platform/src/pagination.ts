@@ -10,4 +10,4 @@ export const zLimit = z
   .pipe(z.number().int().min(1, 'must be at least 1').max(PAGE_LIMIT.max, `must be at most ${PAGE_LIMIT.max}`))
   .default(PAGE_LIMIT.default);
 
-export const zCursorParam = z.string().min(1, 'must not be empty').max(2048).optional();
+export const zCursorParam = z.string().min(1, 'must not be empty').optional();

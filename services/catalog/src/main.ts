@@ -1,10 +1,7 @@
-import { listen, shutdownOnSignals } from '@partner/kit';
-import { createServiceDeps } from '@partner/platform';
-import { createApp } from './app.js';
+import { shutdownOnSignals } from '@partner/kit';
 import { loadCatalogConfig } from './config.js';
+import { startCatalog } from './server.js';
 
-const config = loadCatalogConfig(process.env);
-const { deps, close } = await createServiceDeps('catalog', config);
-const server = await listen(createApp({ ...deps, internalPublicKey: config.internalPublicKey, cursorSecret: config.cursorSecret }), config.port);
-deps.logger.info({ port: server.port }, 'catalog listening');
-shutdownOnSignals({ logger: deps.logger, server, closeDeps: close });
+const service = await startCatalog(loadCatalogConfig(process.env));
+service.logger.info({ port: service.port }, 'catalog listening');
+shutdownOnSignals({ logger: service.logger, stop: service.stop });

@@ -1,9 +1,7 @@
-import { listen, shutdownOnSignals } from '@partner/kit';
-import { createServiceDeps, loadServiceConfig } from '@partner/platform';
-import { createApp } from './app.js';
+import { shutdownOnSignals } from '@partner/kit';
+import { loadServiceConfig } from '@partner/platform';
+import { startConcierge } from './server.js';
 
-const config = loadServiceConfig(process.env, 'CONCIERGE_PORT', 8083);
-const { deps, close } = await createServiceDeps('concierge', config);
-const server = await listen(createApp({ ...deps, internalPublicKey: config.internalPublicKey }), config.port);
-deps.logger.info({ port: server.port }, 'concierge listening');
-shutdownOnSignals({ logger: deps.logger, server, closeDeps: close });
+const service = await startConcierge(loadServiceConfig(process.env, 'CONCIERGE_PORT', 8083));
+service.logger.info({ port: service.port }, 'concierge listening');
+shutdownOnSignals({ logger: service.logger, stop: service.stop });

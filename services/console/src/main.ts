@@ -1,27 +1,7 @@
-import { createDb } from '@partner/db';
-import { connectRedis, createLogger, listen, shutdownOnSignals } from '@partner/kit';
-import { createApp } from './app.js';
+import { shutdownOnSignals } from '@partner/kit';
 import { loadConsoleConfig } from './config.js';
+import { startConsole } from './server.js';
 
-const config = loadConsoleConfig(process.env);
-const logger = createLogger({ service: 'console', level: config.logLevel });
-const db = createDb({ url: config.databaseUrl, applicationName: 'console' });
-const redis = await connectRedis(config.redisUrl, (err) => logger.error({ err }, 'redis error'));
-const app = createApp({
-  db,
-  redis,
-  redisPrefix: config.redisPrefix,
-  logger,
-  adminToken: config.adminToken,
-  publicUrl: config.publicUrl,
-  now: () => new Date(),
-});
-const server = await listen(app, config.port);
-logger.info({ port: server.port }, 'console listening');
-shutdownOnSignals({
-  logger,
-  server,
-  closeDeps: async () => {
-    await Promise.all([db.destroy(), redis.quit()]);
-  },
-});
+const service = await startConsole(loadConsoleConfig(process.env));
+service.logger.info({ port: service.port }, 'console listening');
+shutdownOnSignals({ logger: service.logger, stop: service.stop });

@@ -1,10 +1,7 @@
-import { listen, shutdownOnSignals } from '@partner/kit';
-import { createApp } from './app.js';
+import { shutdownOnSignals } from '@partner/kit';
 import { loadGatewayConfig } from './config.js';
-import { createDeps } from './deps.js';
+import { startGateway } from './server.js';
 
-const config = loadGatewayConfig(process.env);
-const { deps, close } = await createDeps(config);
-const server = await listen(createApp(deps), config.port);
-deps.logger.info({ port: server.port }, 'gateway listening');
-shutdownOnSignals({ logger: deps.logger, server, closeDeps: close });
+const service = await startGateway(loadGatewayConfig(process.env));
+service.logger.info({ port: service.port }, 'gateway listening');
+shutdownOnSignals({ logger: service.logger, stop: service.stop });

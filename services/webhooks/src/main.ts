@@ -1,9 +1,7 @@
-import { listen, shutdownOnSignals } from '@partner/kit';
-import { createServiceDeps, loadServiceConfig } from '@partner/platform';
-import { createApp } from './app.js';
+import { shutdownOnSignals } from '@partner/kit';
+import { loadServiceConfig } from '@partner/platform';
+import { startWebhooks } from './server.js';
 
-const config = loadServiceConfig(process.env, 'WEBHOOKS_PORT', 8082);
-const { deps, close } = await createServiceDeps('webhooks', config);
-const server = await listen(createApp({ ...deps, internalPublicKey: config.internalPublicKey }), config.port);
-deps.logger.info({ port: server.port }, 'webhooks listening');
-shutdownOnSignals({ logger: deps.logger, server, closeDeps: close });
+const service = await startWebhooks(loadServiceConfig(process.env, 'WEBHOOKS_PORT', 8082));
+service.logger.info({ port: service.port }, 'webhooks listening');
+shutdownOnSignals({ logger: service.logger, stop: service.stop });

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { generateInternalKeyPair } from '@partner/auth';
+import { loadCatalogConfig, startCatalog } from '@partner/catalog';
+import { startConcierge } from '@partner/concierge';
+import { loadConsoleConfig, startConsole } from '@partner/console';
+import { ConsoleClient } from '@partner/console/client';
+import type { Db } from '@partner/db';
+import { useTestDatabase } from '@partner/db/testing';
+import { loadGatewayConfig, startGateway } from '@partner/gateway';
+import { connectRedis, type RedisClient } from '@partner/kit';
+import { loadServiceConfig, type StartedService } from '@partner/platform';
+import { startWebhooks } from '@partner/webhooks';
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface Stack {
+  /** Base URL of the first gateway replica. */
+  gatewayUrl: string;
+  gatewayUrls: string[];
+  consoleUrl: string;
+  serviceUrls: { catalog: string; webhooks: string; concierge: string };
+  console: ConsoleClient;
+  adminToken: string;
+  db: Db;
+  redis: RedisClient;
+  redisPrefix: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole platform in this process, each service on its own port, wired exactly as `main.ts` wires
+ * it (configuration parsed from an environment), on a fresh database and a Redis key prefix of its own.
+ */
+export async function startStack(options: { gateways?: number; gatewayEnv?: Record<string, string> } = {}): Promise<Stack> {
+  const database = await useTestDatabase();
+  const redisPrefix = `t${randomBytes(4).toString('hex')}:`;
+  const jwt = generateInternalKeyPair();
+  const adminToken = `adm_${randomBytes(18).toString('hex')}`;
+  const env = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: redisPrefix,
+    LOG_LEVEL: 'silent',
+    INTERNAL_JWT_PUBLIC_KEY: jwt.publicKey,
+    INTERNAL_JWT_PRIVATE_KEY: jwt.privateKey,
+    CONSOLE_ADMIN_TOKEN: adminToken,
+    CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    CATALOG_PORT: '0',
+    WEBHOOKS_PORT: '0',
+    CONCIERGE_PORT: '0',
+    CONSOLE_PORT: '0',
+    GATEWAY_PORT: '0',
+  };
+  const started: StartedService[] = [];
+  const track = <T extends StartedService>(service: T) => (started.push(service), service);
+  const url = (service: StartedService) => `http://127.0.0.1:${service.port}`;
+
+  const consoleService = track(await startConsole(loadConsoleConfig(env)));
+  const catalog = track(await startCatalog(loadCatalogConfig(env)));
+  const webhooks = track(await startWebhooks(loadServiceConfig(env, 'WEBHOOKS_PORT', 0)));
+  const concierge = track(await startConcierge(loadServiceConfig(env, 'CONCIERGE_PORT', 0)));
+  const serviceUrls = { catalog: url(catalog), webhooks: url(webhooks), concierge: url(concierge) };
+  const gateways: StartedService[] = [];
+  for (let i = 0; i < (options.gateways ?? 1); i++) {
+    const gatewayEnv = {
+      ...env,
+      CATALOG_URL: serviceUrls.catalog,
+      WEBHOOKS_URL: serviceUrls.webhooks,
+      CONCIERGE_URL: serviceUrls.concierge,
+      ...options.gatewayEnv,
+    };
+    gateways.push(track(await startGateway(loadGatewayConfig(gatewayEnv))));
+  }
+  const redis = await connectRedis(REDIS_URL, () => {});
+  const consoleUrl = url(consoleService);
+  return {
+    gatewayUrl: url(gateways[0]!),
+    gatewayUrls: gateways.map(url),
+    consoleUrl,
+    serviceUrls,
+    console: new ConsoleClient({ baseUrl: consoleUrl, adminToken }),
+    adminToken,
+    db: database.db,
+    redis,
+    redisPrefix,
+    stop: async () => {
+      await Promise.all(started.map((service) => service.stop()));
+      for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 1000 })) {
+        if (keys.length) await redis.del(keys);
+      }
+      await redis.quit();
+      await database.drop();
+    },
+  };
+}
+
+let counter = 0;
+const unique = (base: string) => `${base}-${process.pid}-${++counter}-${randomBytes(2).toString('hex')}`;
+
+/** A restaurant created through console, with a key of the given kind. */
+export async function restaurantWithKey(
+  stack: Stack,
+  key: { type?: 'secret' | 'publishable'; environment?: 'live' | 'test'; scopes?: string[]; rateLimitPerMin?: number; allowedOrigins?: string[]; expiresAt?: string } = {},
+) {
+  const restaurant = await stack.console.createRestaurant({ name: 'Test Kitchen', slug: unique('kitchen'), currency: 'EUR' });
+  const created = await stack.console.createKey({
+    restaurantId: restaurant.id,
+    type: key.type ?? 'secret',
+    environment: key.environment ?? 'live',
+    name: 'test key',
+    scopes: key.scopes,
+    rateLimitPerMin: key.rateLimitPerMin,
+    allowedOrigins: key.allowedOrigins,
+    expiresAt: key.expiresAt,
+  });
+  return { restaurant, key: created, auth: { Authorization: `Bearer ${created.value}` } };
+}
+
+export async function integratorWithKey(stack: Stack, key: { scopes?: string[] } = {}) {
+  const org = await stack.console.createIntegrator({ name: 'POS Co', slug: unique('pos') });
+  const created = await stack.console.createKey({
+    integratorOrgId: org.id,
+    type: 'secret',
+    environment: 'live',
+    name: 'integrator key',
+    scopes: key.scopes,
+  });
+  return { org, key: created, auth: { Authorization: `Bearer ${created.value}` } };
+}
+
+export async function grantAccess(stack: Stack, integratorOrgId: string, restaurantId: string) {
+  const link = await stack.console.createConnectLink(integratorOrgId);
+  return stack.console.approveConnectLink(link.token, restaurantId);
+}
+
+/** Rate-limit windows are Redis's clock minutes: start a counting test with a few seconds to spare. */
+export async function awayFromMinuteBoundary(stack: Stack, margin = 4): Promise<void> {
+  const [seconds] = await stack.redis.time();
+  const left = 60 - (Number(seconds) % 60);
+  if (left < margin) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
+}

@@ -1,0 +1,2 @@
+export { createApp } from './app.js';
+export { startConcierge } from './server.js';

@@ -1,0 +1,3 @@
+export { createApp } from './app.js';
+export { loadGatewayConfig, type GatewayConfig } from './config.js';
+export { startGateway } from './server.js';

@@ -1,0 +1,116 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorHandler, listen, requestContext, silentLogger, type RunningServer } from '@partner/kit';
+import { ServiceProxy } from './proxy.js';
+
+// The proxy against a real upstream HTTP server that streams, as the concierge will.
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function upstream(handler: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<string> {
+  const server: Server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  server.on('connection', (socket) => closers.unshift(async () => void socket.destroy()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function gatewayTo(origin: string): Promise<RunningServer> {
+  const proxy = new ServiceProxy({ catalog: origin, webhooks: origin, concierge: origin });
+  const app = express();
+  app.use(requestContext(silentLogger(), { trustIncomingId: false }));
+  app.use((req, res) => proxy.forward('concierge', req, res, { 'x-internal-token': 'token-for-test' }));
+  app.use(errorHandler());
+  const server = await listen(app, 0, '127.0.0.1');
+  closers.push(async () => {
+    await server.close();
+    await proxy.close();
+  });
+  return server;
+}
+
+describe('ServiceProxy', () => {
+  it('passes an SSE response through event by event, without buffering', async () => {
+    let sendSecond: () => void = () => {};
+    const origin = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write('event: meta\ndata: {"n":1}\n\n');
+      sendSecond = () => res.end('event: done\ndata: {"n":2}\n\n');
+    });
+    const gateway = await gatewayTo(origin);
+    const chunks: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      httpRequest({ port: gateway.port, host: '127.0.0.1', path: '/stream' }, (res) => {
+        expect(res.headers['content-type']).toBe('text/event-stream');
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          chunks.push(chunk);
+          // The first event arrived while the upstream is still holding the second one back.
+          if (chunks.length === 1) sendSecond();
+        });
+        res.on('end', resolve);
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(chunks[0]).toBe('event: meta\ndata: {"n":1}\n\n');
+    expect(chunks.join('')).toContain('event: done');
+  });
+
+  it('streams a request body through and forwards the internal token but never the API key', async () => {
+    let seen: { headers: IncomingMessage['headers']; body: string } | null = null;
+    const origin = await upstream((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen = { headers: req.headers, body };
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    const gateway = await gatewayTo(origin);
+    const res = await fetch(`http://127.0.0.1:${gateway.port}/v1/partner/x?a=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer svc_sk_live_secret', 'content-type': 'application/json', 'x-internal-token': 'forged' },
+      body: JSON.stringify({ hello: 'world' }),
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ ok: true });
+    expect(seen!.body).toBe('{"hello":"world"}');
+    expect(seen!.headers.authorization).toBeUndefined();
+    expect(seen!.headers['x-internal-token']).toBe('token-for-test');
+  });
+
+  it('aborts the upstream request when the client goes away', async () => {
+    let upstreamClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    const origin = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: meta\ndata: {}\n\n');
+      res.on('close', () => upstreamClosed());
+    });
+    const gateway = await gatewayTo(origin);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({ port: gateway.port, host: '127.0.0.1', path: '/stream' }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.end();
+    });
+    await expect(closed).resolves.toBeUndefined();
+  });
+
+  it('answers 503 service_unavailable when the service cannot be reached', async () => {
+    const gateway = await gatewayTo('http://127.0.0.1:9');
+    const res = await fetch(`http://127.0.0.1:${gateway.port}/anything`);
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+  });
+});

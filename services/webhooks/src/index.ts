@@ -1,0 +1,2 @@
+export { createApp } from './app.js';
+export { startWebhooks } from './server.js';
