@@ -28,10 +28,12 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
 /** Stops accepting, lets in-flight requests finish (up to `graceMs`), then drops what is left. */
 export function closeGracefully(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-    timer.unref();
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    // Keep-alive sockets go idle one by one as their last response ends; close each as it does.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.close(() => {
-      clearTimeout(timer);
+      clearTimeout(deadline);
+      clearInterval(sweep);
       resolve();
     });
     server.closeIdleConnections();

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateInternalKeyPair } from '@partner/auth';
+import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
+import { REDIS_URL } from './stack.js';
+
+// The built services as production runs them: `node dist/main.js`, configured by the environment.
+const mainOf = (service: string) => fileURLToPath(new URL(`../../services/${service}/dist/main.js`, import.meta.url));
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(() => database.drop());
+
+function run(service: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [mainOf(service)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function waitForHealth(port: number, timeoutMs = 15_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fetch(`http://127.0.0.1:${port}/healthz`);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+describe('service processes', () => {
+  const { publicKey, privateKey } = generateInternalKeyPair();
+  const common = () => ({
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: `p${randomBytes(3).toString('hex')}:`,
+    INTERNAL_JWT_PUBLIC_KEY: publicKey,
+    INTERNAL_JWT_PRIVATE_KEY: privateKey,
+    CONSOLE_ADMIN_TOKEN: randomBytes(16).toString('hex'),
+    CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+  });
+
+  it.each([
+    ['gateway', 'GATEWAY_PORT'],
+    ['catalog', 'CATALOG_PORT'],
+    ['webhooks', 'WEBHOOKS_PORT'],
+    ['concierge', 'CONCIERGE_PORT'],
+    ['console', 'CONSOLE_PORT'],
+  ])('%s starts, answers its health check, and exits 0 on SIGTERM', async (service, portVariable) => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const proc = run(service, { ...common(), [portVariable]: String(port) });
+    expect((await waitForHealth(port)).status).toBe(200);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.output()).toContain('"msg":"stopped"');
+  });
+
+  it('refuses to start with a missing or bad variable, naming it and not printing secrets', async () => {
+    const { DATABASE_URL: _omitted, ...env } = common();
+    const proc = run('catalog', { ...env, CURSOR_SIGNING_SECRET: 'too-short-secret', CATALOG_PORT: 'eighty' });
+    expect(await proc.exited).not.toBe(0);
+    expect(proc.output()).toContain('CURSOR_SIGNING_SECRET');
+    expect(proc.output()).not.toContain('too-short-secret');
+    const proc2 = run('catalog', { ...common(), DATABASE_URL: '' });
+    expect(await proc2.exited).not.toBe(0);
+    expect(proc2.output()).toContain('DATABASE_URL');
+  });
+});
