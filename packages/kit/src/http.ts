@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import { ZodError, type z } from 'zod';
 import type { TErrorBody } from '@partner/contracts';
 import { AppError } from './app-error.js';
-import { newId } from './ids.js';
+import { newRequestId } from './ids.js';
 import type { Logger } from './logger.js';
 
 declare global {
@@ -25,7 +25,7 @@ export function requestContext(logger: Logger, options: { trustIncomingId: boole
     req.requestId =
       options.trustIncomingId && typeof incoming === 'string' && /^req_[A-Za-z0-9]{8,64}$/.test(incoming)
         ? incoming
-        : newId('req');
+        : newRequestId();
     req.log = logger.child({ requestId: req.requestId });
     res.setHeader('X-Request-Id', req.requestId);
     next();
@@ -70,7 +70,7 @@ export function toAppError(err: unknown): AppError | null {
 /** One handler per service: AppError, zod errors, body-parser errors and the unexpected, all enveloped. */
 export function errorHandler(): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const requestId = req.requestId ?? newId('req');
+    const requestId = req.requestId ?? newRequestId();
     const known = toAppError(err);
     if (known) {
       if (known.status >= 500) req.log?.error({ err, code: known.code }, 'request failed');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,3 +14,6 @@ export function randomBase62(length: number): string {
 }
 
 export const newId = (prefix: string, length = 24): string => `${prefix}_${randomBase62(length)}`;
+
+/** Request ids are made on every request: 122 random bits from the CSPRNG's cached pool, as hex. */
+export const newRequestId = (): string => `req_${randomUUID().replace(/-/g, '')}`;

@@ -47,13 +47,13 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const path = req.path;
     if (!path.startsWith('/v1/')) return next();
-    const embedPath = router.isEmbedPath(path);
-    if (embedPath) {
+    const atPath = router.atPath(path);
+    if (atPath.embed) {
       applyEmbedCors(req, res);
       if (req.method === 'OPTIONS') return answerPreflight(req, res);
     }
 
-    const match = router.match(req.method, path);
+    const match = router.match(atPath, req.method);
     if (match.kind === 'found' && match.route.access.kind === 'public') {
       return dispatch(match.route, { kind: 'public', requestId: req.requestId }, null, req, res);
     }

@@ -56,31 +56,52 @@ export const ROUTES: readonly Route[] = [
 
 export type RouteMatch = { kind: 'found'; route: Route } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'none' };
 
-function matches(pattern: string, path: string): boolean {
-  const want = pattern.split('/');
-  const have = path.split('/');
-  for (let i = 0; i < want.length; i++) {
-    const segment = want[i]!;
-    if (segment === '*') return have.length > i && have.slice(i).every((part) => part !== '');
-    const actual = have[i];
-    if (actual === undefined) return false;
-    if (segment.startsWith(':') ? actual === '' : segment !== actual) return false;
+/** A pattern split once: literal segments, `null` for a parameter, and whether it ends in `*`. */
+interface CompiledRoute {
+  route: Route;
+  segments: (string | null)[];
+  rest: boolean;
+}
+
+function compile(route: Route): CompiledRoute {
+  const parts = route.pattern.split('/');
+  const rest = parts.at(-1) === '*';
+  const segments = (rest ? parts.slice(0, -1) : parts).map((part) => (part.startsWith(':') ? null : part));
+  return { route, segments, rest };
+}
+
+function matches(compiled: CompiledRoute, have: string[]): boolean {
+  const { segments, rest } = compiled;
+  if (rest ? have.length <= segments.length : have.length !== segments.length) return false;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    const actual = have[i]!;
+    if (segment === null ? actual === '' : segment !== actual) return false;
   }
-  return want.length === have.length;
+  return !rest || have.slice(segments.length).every((part) => part !== '');
+}
+
+export interface PathMatch {
+  /** Routes at this path, whatever their method. */
+  routes: Route[];
+  /** Whether one of them is an embed route (CORS preflights are answered for those only). */
+  embed: boolean;
 }
 
 export function createRouter(routes: readonly Route[]) {
+  const compiled = routes.map(compile);
   return {
-    match(method: string, path: string): RouteMatch {
-      const candidates = routes.filter((route) => matches(route.pattern, path));
-      if (candidates.length === 0) return { kind: 'none' };
-      const found = candidates.find((route) => route.method === method);
-      if (found) return { kind: 'found', route: found };
-      return { kind: 'method-not-allowed', allow: [...new Set(candidates.map((route) => route.method))] };
+    /** Every route at a path; the path is split once, the patterns were split at start-up. */
+    atPath(path: string): PathMatch {
+      const have = path.split('/');
+      const found = compiled.filter((candidate) => matches(candidate, have)).map((candidate) => candidate.route);
+      return { routes: found, embed: found.some((route) => route.access.kind === 'embed') };
     },
-    /** Whether some route at this path is an embed route (CORS preflights are answered for those only). */
-    isEmbedPath(path: string): boolean {
-      return routes.some((route) => route.access.kind === 'embed' && matches(route.pattern, path));
+    match(atPath: PathMatch, method: string): RouteMatch {
+      if (atPath.routes.length === 0) return { kind: 'none' };
+      const found = atPath.routes.find((route) => route.method === method);
+      if (found) return { kind: 'found', route: found };
+      return { kind: 'method-not-allowed', allow: [...new Set(atPath.routes.map((route) => route.method))] };
     },
   };
 }
