@@ -30,3 +30,14 @@ export const ZCommonEnv = z.object({
 
 /** PEM values often arrive through env files with literal "\n"; accept both forms. */
 export const pemFromEnv = (value: string): string => value.replace(/\\n/g, '\n');
+
+/** For `main.ts`: a configuration error ends the process with its message alone, not a stack trace. */
+export function loadConfigOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

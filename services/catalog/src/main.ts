@@ -1,7 +1,7 @@
-import { shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
 import { loadCatalogConfig } from './config.js';
 import { startCatalog } from './server.js';
 
-const service = await startCatalog(loadCatalogConfig(process.env));
+const service = await startCatalog(loadConfigOrExit(() => loadCatalogConfig(process.env)));
 service.logger.info({ port: service.port }, 'catalog listening');
 shutdownOnSignals({ logger: service.logger, stop: service.stop });

@@ -1,7 +1,7 @@
-import { shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
 import { loadConsoleConfig } from './config.js';
 import { startConsole } from './server.js';
 
-const service = await startConsole(loadConsoleConfig(process.env));
+const service = await startConsole(loadConfigOrExit(() => loadConsoleConfig(process.env)));
 service.logger.info({ port: service.port }, 'console listening');
 shutdownOnSignals({ logger: service.logger, stop: service.stop });

@@ -1,7 +1,7 @@
-import { shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
 import { loadGatewayConfig } from './config.js';
 import { startGateway } from './server.js';
 
-const service = await startGateway(loadGatewayConfig(process.env));
+const service = await startGateway(loadConfigOrExit(() => loadGatewayConfig(process.env)));
 service.logger.info({ port: service.port }, 'gateway listening');
 shutdownOnSignals({ logger: service.logger, stop: service.stop });
