@@ -1,30 +1,32 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import { requireInternalToken } from '@partner/auth';
 import { errorHandler, jsonBody, notFoundHandler, requestContext, type Logger } from '@partner/kit';
 
 export interface ServiceAppOptions {
-  /** The internal JWT audience: the service's own name. */
   service: string;
   logger: Logger;
-  internalPublicKey: string;
-  /** Mounts the service's routes; every one of them is behind the internal token. */
+  /** Who may call: the gateway's internal token (services) or the admin token (console). */
+  guard: RequestHandler;
+  /** Behind the gateway the request id is the gateway's; a service facing callers makes its own. */
+  trustIncomingRequestId: boolean;
+  /** Mounts the service's routes; every one of them is behind the guard. */
   register: (router: Router) => void;
   jsonLimit?: string;
 }
 
 /**
- * The frame of every service behind the gateway: request ids from the gateway, a health check that
- * needs nothing, then the internal token on everything else, JSON bodies, routes, and one error envelope.
+ * The frame of every service: request ids, a health check that needs nothing, the guard on everything
+ * else, JSON bodies, the routes, and one error envelope.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestContext(options.logger, { trustIncomingId: true }));
+  app.use(requestContext(options.logger, { trustIncomingId: options.trustIncomingRequestId }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
   });
-  app.use(requireInternalToken({ publicKey: options.internalPublicKey, audience: options.service }));
+  app.use(options.guard);
   app.use(jsonBody({ limit: options.jsonLimit ?? '1mb' }));
   const router = express.Router();
   options.register(router);
@@ -32,4 +34,20 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;
+}
+
+/** A service behind the gateway: only requests carrying the gateway's internal token for it get in. */
+export function createInternalServiceApp(options: {
+  service: string;
+  logger: Logger;
+  internalPublicKey: string;
+  register: (router: Router) => void;
+}): Express {
+  return createServiceApp({
+    service: options.service,
+    logger: options.logger,
+    guard: requireInternalToken({ publicKey: options.internalPublicKey, audience: options.service }),
+    trustIncomingRequestId: true,
+    register: options.register,
+  });
 }

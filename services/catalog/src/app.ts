@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createServiceApp, type ServiceDeps } from '@partner/platform';
+import { createInternalServiceApp, type ServiceDeps } from '@partner/platform';
 import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
 
 export interface CatalogDeps extends ServiceDeps {
@@ -8,7 +8,7 @@ export interface CatalogDeps extends ServiceDeps {
 }
 
 export function createApp(deps: CatalogDeps): Express {
-  return createServiceApp({
+  return createInternalServiceApp({
     service: 'catalog',
     logger: deps.logger,
     internalPublicKey: deps.internalPublicKey,

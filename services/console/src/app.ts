@@ -1,5 +1,5 @@
-import express, { type Express } from 'express';
-import { errorHandler, jsonBody, notFoundHandler, requestContext } from '@partner/kit';
+import type { Express } from 'express';
+import { createServiceApp } from '@partner/platform';
 import { requireAdminToken } from './admin-auth.js';
 import type { ConsoleDeps } from './deps.js';
 import { registerIntegratorRoutes } from './integrators/integrators.routes.js';
@@ -10,23 +10,17 @@ import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
 
 /** The dashboard's backend (DESIGN.md section 7): admin token, JSON, the Partner API's envelopes. */
 export function createApp(deps: ConsoleDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(requestContext(deps.logger, { trustIncomingId: false }));
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', service: 'console' });
+  return createServiceApp({
+    service: 'console',
+    logger: deps.logger,
+    guard: requireAdminToken(deps.adminToken),
+    trustIncomingRequestId: false,
+    register: (router) => {
+      registerRestaurantRoutes(router, deps);
+      registerMenuRoutes(router, deps);
+      registerIntegratorRoutes(router, deps);
+      registerKeyRoutes(router, deps);
+      registerPlatformSettingsRoutes(router, deps);
+    },
   });
-  app.use(requireAdminToken(deps.adminToken));
-  app.use(jsonBody({ limit: '1mb' }));
-  const router = express.Router();
-  registerRestaurantRoutes(router, deps);
-  registerMenuRoutes(router, deps);
-  registerIntegratorRoutes(router, deps);
-  registerKeyRoutes(router, deps);
-  registerPlatformSettingsRoutes(router, deps);
-  app.use(router);
-  app.use(notFoundHandler());
-  app.use(errorHandler());
-  return app;
 }
