@@ -13,10 +13,16 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-afterAll(() => database.drop());
+const spawned: ReturnType<typeof spawn>[] = [];
+afterAll(async () => {
+  // A failed test must not leave a service running behind it.
+  for (const child of spawned) if (child.exitCode === null) child.kill('SIGKILL');
+  await database.drop();
+});
 
 function run(service: string, env: Record<string, string>) {
   const child = spawn(process.execPath, [mainOf(service)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  spawned.push(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
