@@ -31,7 +31,10 @@ describe('console authentication', () => {
 
 describe('restaurants', () => {
   it('creates, reads and updates every setting', async () => {
-    const created = await consoleApi().post('/console/restaurants').set(admin).send({ name: 'Chez Test', slug: 'chez-test', currency: 'EUR' });
+    const created = await consoleApi()
+      .post('/console/restaurants')
+      .set(admin)
+      .send({ name: 'Chez Test', slug: 'chez-test', currency: 'EUR' });
     expect(created.status).toBe(201);
     const restaurant = zData(ZConsoleRestaurant).parse(created.body).data;
     expect(restaurant).toMatchObject({ subscriptionStatus: 'active', partnerApiAddon: true, suspended: false, conciergeEnabled: false });
@@ -73,10 +76,22 @@ describe('restaurants', () => {
   });
 
   it('refuses bad JSON, other content types and oversized bodies in the envelope', async () => {
-    expectError(await consoleApi().post('/console/restaurants').set(admin).set('Content-Type', 'application/json').send('{"name":'), 400, 'invalid_request');
-    expectError(await consoleApi().post('/console/restaurants').set(admin).set('Content-Type', 'text/plain').send('name=x'), 415, 'unsupported_media_type');
+    expectError(
+      await consoleApi().post('/console/restaurants').set(admin).set('Content-Type', 'application/json').send('{"name":'),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await consoleApi().post('/console/restaurants').set(admin).set('Content-Type', 'text/plain').send('name=x'),
+      415,
+      'unsupported_media_type',
+    );
     const huge = JSON.stringify({ name: 'x', slug: 'x', houseNotes: 'x'.repeat(1_100_000) });
-    expectError(await consoleApi().post('/console/restaurants').set(admin).set('Content-Type', 'application/json').send(huge), 413, 'payload_too_large');
+    expectError(
+      await consoleApi().post('/console/restaurants').set(admin).set('Content-Type', 'application/json').send(huge),
+      413,
+      'payload_too_large',
+    );
     expectError(await consoleApi().patch('/console/restaurants/rst_nope').set(admin).send({ suspended: true }), 404, 'not_found');
     expectError(await consoleApi().get('/console/nothing').set(admin), 404, 'not_found');
   });
@@ -85,14 +100,22 @@ describe('restaurants', () => {
 describe('sections and items', () => {
   it('creates, updates and deletes items, leaving a tombstone row', async () => {
     const { restaurant } = await restaurantWithKey(stack);
-    const section = (await consoleApi().post(`/console/restaurants/${restaurant.id}/sections`).set(admin).send({ name: 'Mains' })).body.data;
+    const section = (await consoleApi().post(`/console/restaurants/${restaurant.id}/sections`).set(admin).send({ name: 'Mains' })).body
+      .data;
     const created = await consoleApi()
       .post(`/console/restaurants/${restaurant.id}/items`)
       .set(admin)
       .send({ name: 'Crème Brûlée', priceCents: 950, sectionId: section.id, allergens: ['milk', 'eggs'] });
     expect(created.status).toBe(201);
     const item = zData(ZItem).parse(created.body).data;
-    expect(item).toMatchObject({ slug: 'creme-brulee', priceCents: 950, price: 9.5, currency: 'EUR', status: 'published', sectionId: section.id });
+    expect(item).toMatchObject({
+      slug: 'creme-brulee',
+      priceCents: 950,
+      price: 9.5,
+      currency: 'EUR',
+      status: 'published',
+      sectionId: section.id,
+    });
 
     const updated = await consoleApi().patch(`/console/items/${item.id}`).set(admin).send({ priceCents: 1050, status: 'draft' });
     expect(updated.body.data).toMatchObject({ priceCents: 1050, status: 'draft' });
@@ -142,9 +165,22 @@ describe('keys', () => {
     ['two owners', { restaurantId: 'rst_a', integratorOrgId: 'org_b', type: 'secret', environment: 'live', name: 'k' }],
     ['an unknown owner', { restaurantId: 'rst_doesnotexist', type: 'secret', environment: 'live', name: 'k' }],
     ['an unknown scope', { restaurantId: 'rst_a', type: 'secret', environment: 'live', name: 'k', scopes: ['admin'] }],
-    ['a publishable key with scopes', { restaurantId: 'rst_a', type: 'publishable', environment: 'live', name: 'k', scopes: ['menu:read'], allowedOrigins: ['https://a.example'] }],
+    [
+      'a publishable key with scopes',
+      {
+        restaurantId: 'rst_a',
+        type: 'publishable',
+        environment: 'live',
+        name: 'k',
+        scopes: ['menu:read'],
+        allowedOrigins: ['https://a.example'],
+      },
+    ],
     ['a publishable key without origins', { restaurantId: 'rst_a', type: 'publishable', environment: 'live', name: 'k' }],
-    ['a bad origin', { restaurantId: 'rst_a', type: 'publishable', environment: 'live', name: 'k', allowedOrigins: ['https://a.example/path'] }],
+    [
+      'a bad origin',
+      { restaurantId: 'rst_a', type: 'publishable', environment: 'live', name: 'k', allowedOrigins: ['https://a.example/path'] },
+    ],
     ['a bare wildcard origin', { restaurantId: 'rst_a', type: 'publishable', environment: 'live', name: 'k', allowedOrigins: ['*'] }],
     ['an expiry in the past', { restaurantId: 'rst_a', type: 'secret', environment: 'live', name: 'k', expiresAt: '2020-01-01T00:00:00Z' }],
     ['a zero rate limit', { restaurantId: 'rst_a', type: 'secret', environment: 'live', name: 'k', rateLimitPerMin: 0 }],
@@ -170,7 +206,10 @@ describe('connect links and grants', () => {
     const { restaurant } = await restaurantWithKey(stack);
     const link = (await consoleApi().post(`/console/integrators/${integrator.org.id}/connect-links`).set(admin).send({})).body.data;
     expect(link.url).toContain(link.token);
-    const approved = await consoleApi().post(`/console/connect-links/${link.token}/approve`).set(admin).send({ restaurantId: restaurant.id });
+    const approved = await consoleApi()
+      .post(`/console/connect-links/${link.token}/approve`)
+      .set(admin)
+      .send({ restaurantId: restaurant.id });
     expect(approved.body.data).toMatchObject({ status: 'active', restaurantId: restaurant.id, integratorOrgId: integrator.org.id });
     expectError(
       await consoleApi().post(`/console/connect-links/${link.token}/approve`).set(admin).send({ restaurantId: restaurant.id }),
@@ -187,9 +226,13 @@ describe('connect links and grants', () => {
   it('an expired link is refused', async () => {
     const integrator = await integratorWithKey(stack);
     const { restaurant } = await restaurantWithKey(stack);
-    const link = (await consoleApi().post(`/console/integrators/${integrator.org.id}/connect-links`).set(admin).send({ expiresInSeconds: 60 })).body
-      .data;
-    await stack.db.updateTable('connect_links').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    const link = (
+      await consoleApi().post(`/console/integrators/${integrator.org.id}/connect-links`).set(admin).send({ expiresInSeconds: 60 })
+    ).body.data;
+    await stack.db
+      .updateTable('connect_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
     expectError(
       await consoleApi().post(`/console/connect-links/${link.token}/approve`).set(admin).send({ restaurantId: restaurant.id }),
       404,
@@ -200,7 +243,9 @@ describe('connect links and grants', () => {
 
 describe('platform kill switch', () => {
   it('is stored and read back', async () => {
-    expect((await consoleApi().put('/console/platform/kill-switch').set(admin).send({ concierge: true })).body.data).toEqual({ concierge: true });
+    expect((await consoleApi().put('/console/platform/kill-switch').set(admin).send({ concierge: true })).body.data).toEqual({
+      concierge: true,
+    });
     expect((await consoleApi().get('/console/platform/kill-switch').set(admin)).body.data).toEqual({ concierge: true });
     expectError(await consoleApi().put('/console/platform/kill-switch').set(admin).send({ concierge: 'yes' }), 400, 'invalid_request');
   });

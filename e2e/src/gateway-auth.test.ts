@@ -61,7 +61,7 @@ describe('invalid keys are all 401 invalid_api_key', () => {
     ['Bearer alone', { Authorization: 'Bearer' }],
     ['two tokens', { Authorization: `Bearer ${wellFormedButUnknown} extra` }],
     ['a wrong prefix', { Authorization: `Bearer ${wellFormedButUnknown.replace('svc_sk_', 'svc_xx_')}` }],
-    ['another vendor\'s key', { Authorization: 'Bearer sk_live_51HqJx2eZvKYlo2C0000000000' }],
+    ["another vendor's key", { Authorization: 'Bearer sk_live_51HqJx2eZvKYlo2C0000000000' }],
     ['a wrong checksum', { Authorization: `Bearer ${badChecksum}` }],
     ['a right-shaped key that does not exist', { Authorization: `Bearer ${wellFormedButUnknown}` }],
     ['a very long token', { Authorization: `Bearer ${'a'.repeat(4000)}` }],
@@ -91,7 +91,9 @@ describe('invalid keys are all 401 invalid_api_key', () => {
   });
 
   it('the environment header follows the prefix of a refused test key', async () => {
-    const res = await request(stack.gatewayUrl).get('/v1/partner/me').set({ Authorization: `Bearer ${generateApiKey('secret', 'test').value}` });
+    const res = await request(stack.gatewayUrl)
+      .get('/v1/partner/me')
+      .set({ Authorization: `Bearer ${generateApiKey('secret', 'test').value}` });
     expect(res.headers['x-service-environment']).toBe('test');
   });
 });

@@ -63,12 +63,15 @@ describe('request bodies', () => {
 });
 
 describe('services behind the gateway', () => {
-  it.each(['catalog', 'webhooks', 'concierge'] as const)('%s answers health checks and refuses requests without the internal token', async (name) => {
-    const url = stack.serviceUrls[name];
-    expect((await request(url).get('/healthz')).status).toBe(200);
-    expectError(await request(url).get('/v1/partner/restaurants').set(auth), 401, 'unauthorized');
-    expectError(await request(url).get('/v1/partner/restaurants').set('X-Internal-Token', 'forged.jwt.token'), 401, 'unauthorized');
-  });
+  it.each(['catalog', 'webhooks', 'concierge'] as const)(
+    '%s answers health checks and refuses requests without the internal token',
+    async (name) => {
+      const url = stack.serviceUrls[name];
+      expect((await request(url).get('/healthz')).status).toBe(200);
+      expectError(await request(url).get('/v1/partner/restaurants').set(auth), 401, 'unauthorized');
+      expectError(await request(url).get('/v1/partner/restaurants').set('X-Internal-Token', 'forged.jwt.token'), 401, 'unauthorized');
+    },
+  );
 });
 
 describe('an unreachable service', () => {

@@ -37,7 +37,13 @@ describe('per-key rate limit', () => {
     await awayFromMinuteBoundary(stack);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await request(i % 2 ? second : first).get('/v1/partner/me').set(auth)).status);
+      statuses.push(
+        (
+          await request(i % 2 ? second : first)
+            .get('/v1/partner/me')
+            .set(auth)
+        ).status,
+      );
     }
     expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
   });

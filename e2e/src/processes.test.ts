@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 function run(service: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [mainOf(service)], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainOf(service)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   spawned.push(child);
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -52,6 +55,8 @@ describe('service processes', () => {
     INTERNAL_JWT_PRIVATE_KEY: privateKey,
     CONSOLE_ADMIN_TOKEN: randomBytes(16).toString('hex'),
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    ASSET_STORAGE_DIR: '/tmp/ptr-process-test-assets',
   });
 
   it.each([

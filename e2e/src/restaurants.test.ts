@@ -72,12 +72,15 @@ describe('GET /v1/partner/restaurants', () => {
   });
 
   describe('bad input', () => {
-    it.each([['0'], ['-1'], ['abc'], ['1.5'], ['1001'], ['99999999999'], ['']])('limit=%s is 400 invalid_request naming limit', async (limit) => {
-      const { auth } = await restaurantWithKey(stack);
-      const res = await list(auth, { limit });
-      expectError(res, 400, 'invalid_request');
-      expect(res.body.error.param).toBe('limit');
-    });
+    it.each([['0'], ['-1'], ['abc'], ['1.5'], ['1001'], ['99999999999'], ['']])(
+      'limit=%s is 400 invalid_request naming limit',
+      async (limit) => {
+        const { auth } = await restaurantWithKey(stack);
+        const res = await list(auth, { limit });
+        expectError(res, 400, 'invalid_request');
+        expect(res.body.error.param).toBe('limit');
+      },
+    );
 
     it('a repeated parameter is 400 invalid_request', async () => {
       const { auth } = await restaurantWithKey(stack);
@@ -102,7 +105,7 @@ describe('GET /v1/partner/restaurants', () => {
       expectError(await list(auth, { cursor }), 400, 'invalid_cursor');
     });
 
-    it('a tampered cursor and another key owner\'s cursor are 400 invalid_cursor', async () => {
+    it("a tampered cursor and another key owner's cursor are 400 invalid_cursor", async () => {
       const integrator = await integratorWithKey(stack);
       for (let i = 0; i < 2; i++) await grantAccess(stack, integrator.org.id, (await restaurantWithKey(stack)).restaurant.id);
       const cursor = (await list(integrator.auth, { limit: '1' })).body.meta.nextCursor as string;

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateInternalKeyPair } from '@partner/auth';
 import { loadCatalogConfig, startCatalog } from '@partner/catalog';
 import { startConcierge } from '@partner/concierge';
@@ -36,6 +39,7 @@ export async function startStack(options: { gateways?: number; gatewayEnv?: Reco
   const redisPrefix = `t${randomBytes(4).toString('hex')}:`;
   const jwt = generateInternalKeyPair();
   const adminToken = `adm_${randomBytes(18).toString('hex')}`;
+  const assetDir = await mkdtemp(join(tmpdir(), 'ptr-assets-'));
   const env = {
     DATABASE_URL: database.url,
     REDIS_URL,
@@ -45,6 +49,9 @@ export async function startStack(options: { gateways?: number; gatewayEnv?: Reco
     INTERNAL_JWT_PRIVATE_KEY: jwt.privateKey,
     CONSOLE_ADMIN_TOKEN: adminToken,
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    ASSET_STORAGE_DIR: assetDir,
+    PUBLIC_BASE_URL: 'http://gateway.test',
     CATALOG_PORT: '0',
     WEBHOOKS_PORT: '0',
     CONCIERGE_PORT: '0',
@@ -90,6 +97,7 @@ export async function startStack(options: { gateways?: number; gatewayEnv?: Reco
       }
       await redis.quit();
       await database.drop();
+      await rm(assetDir, { recursive: true, force: true });
     },
   };
 }
@@ -100,7 +108,14 @@ const unique = (base: string) => `${base}-${process.pid}-${++counter}-${randomBy
 /** A restaurant created through console, with a key of the given kind. */
 export async function restaurantWithKey(
   stack: Stack,
-  key: { type?: 'secret' | 'publishable'; environment?: 'live' | 'test'; scopes?: string[]; rateLimitPerMin?: number; allowedOrigins?: string[]; expiresAt?: string } = {},
+  key: {
+    type?: 'secret' | 'publishable';
+    environment?: 'live' | 'test';
+    scopes?: string[];
+    rateLimitPerMin?: number;
+    allowedOrigins?: string[];
+    expiresAt?: string;
+  } = {},
 ) {
   const restaurant = await stack.console.createRestaurant({ name: 'Test Kitchen', slug: unique('kitchen'), currency: 'EUR' });
   const created = await stack.console.createKey({

@@ -12,15 +12,22 @@ const stateFile = join(dataDir, 'local-state.json');
 export interface LocalState {
   adminToken: string;
   cursorSecret: string;
+  assetSecret: string;
   jwt: { privateKey: string; publicKey: string };
   demo?: { restaurantId: string; secretKey: string; publishableKey: string };
 }
 
 export function loadLocalState(): LocalState {
-  if (existsSync(stateFile)) return JSON.parse(readFileSync(stateFile, 'utf8')) as LocalState;
+  if (existsSync(stateFile)) {
+    const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as LocalState;
+    // State written by an older version lacks later secrets: add them once.
+    saved.assetSecret ??= randomBytes(32).toString('base64url');
+    return saved;
+  }
   const state: LocalState = {
     adminToken: `adm_${randomBytes(24).toString('base64url')}`,
     cursorSecret: randomBytes(32).toString('base64url'),
+    assetSecret: randomBytes(32).toString('base64url'),
     jwt: generateInternalKeyPair(),
   };
   saveLocalState(state);

@@ -70,5 +70,3 @@ export async function seedDemo(options: {
   });
   return { restaurantId: restaurant.id, secretKey: secret.value, publishableKey: publishable.value };
 }
-
-

@@ -20,6 +20,8 @@ const env = {
   CONSOLE_PORT: process.env.CONSOLE_PORT ?? '8084',
   CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
   CURSOR_SIGNING_SECRET: process.env.CURSOR_SIGNING_SECRET ?? state.cursorSecret,
+  ASSET_SIGNING_SECRET: process.env.ASSET_SIGNING_SECRET ?? state.assetSecret,
+  ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
   INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? state.jwt.privateKey,
   INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? state.jwt.publicKey,
 };
@@ -87,9 +89,9 @@ const stopAll = (code: number) => {
   if (stopping) return;
   stopping = true;
   for (const { child } of children) child.kill('SIGTERM');
-  Promise.all(children.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))))).then(
-    () => process.exit(code),
-  );
+  Promise.all(
+    children.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
+  ).then(() => process.exit(code));
 };
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));

@@ -29,10 +29,13 @@ describe('API keys', () => {
     }
   });
 
-  it.each(['', 'svc_sk_live_', 'svc_sk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'svc_xx_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'sk_live_abc'])(
-    'refuses %j',
-    (value) => expect(parseApiKey(value)).toBeNull(),
-  );
+  it.each([
+    '',
+    'svc_sk_live_',
+    'svc_sk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    'svc_xx_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    'sk_live_abc',
+  ])('refuses %j', (value) => expect(parseApiKey(value)).toBeNull());
 
   it('reads the environment from a prefix alone', () => {
     expect(environmentFromPrefix('svc_pk_test_whatever')).toBe('test');

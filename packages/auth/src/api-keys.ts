@@ -33,8 +33,7 @@ function checksum(text: string): string {
   return out;
 }
 
-export const keyPrefix = (type: TKeyType, environment: TEnvironment): string =>
-  `svc_${type === 'secret' ? 'sk' : 'pk'}_${environment}_`;
+export const keyPrefix = (type: TKeyType, environment: TEnvironment): string => `svc_${type === 'secret' ? 'sk' : 'pk'}_${environment}_`;
 
 export interface GeneratedKey {
   /** The plaintext: returned to the creator once, never stored. */

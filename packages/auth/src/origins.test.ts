@@ -4,12 +4,9 @@ import { isOriginAllowed } from './origins.js';
 const list = ['https://www.example.com', 'https://*.example.org', 'http://localhost:5173'];
 
 describe('isOriginAllowed', () => {
-  it.each([
-    'https://www.example.com',
-    'https://a.example.org',
-    'https://a.b.example.org',
-    'http://localhost:5173',
-  ])('allows %s', (origin) => expect(isOriginAllowed(origin, list)).toBe(true));
+  it.each(['https://www.example.com', 'https://a.example.org', 'https://a.b.example.org', 'http://localhost:5173'])('allows %s', (origin) =>
+    expect(isOriginAllowed(origin, list)).toBe(true),
+  );
 
   it.each([
     undefined,

@@ -16,7 +16,10 @@ export const ZChatRequest = z.strictObject({
     )
     .max(CONCIERGE_HISTORY_MAX)
     .optional(),
-  locale: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/).optional(),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)
+    .optional(),
 });
 export type TChatRequest = z.infer<typeof ZChatRequest>;
 

@@ -144,7 +144,12 @@ export const ZCreatedKey = ZConsoleKey.extend({ value: z.string() });
 
 export const ZCreateConnectLink = z.strictObject({
   scopes: z.array(ZScope).min(1).optional(),
-  expiresInSeconds: z.number().int().min(60).max(30 * 24 * 3600).optional(),
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .optional(),
 });
 export const ZConnectLink = z.object({ token: z.string(), url: z.string(), expiresAt: ZTimestamp });
 export const ZApproveConnectLink = z.strictObject({ restaurantId: zId('rst') });

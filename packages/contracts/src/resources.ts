@@ -88,7 +88,10 @@ export const ZMenu = z.object({
 export type TMenu = z.infer<typeof ZMenu>;
 
 export const ZAssetUrlsRequest = z.strictObject({
-  formats: z.array(z.enum(['usdz', 'glb'])).min(1).optional(),
+  formats: z
+    .array(z.enum(['usdz', 'glb']))
+    .min(1)
+    .optional(),
 });
 
 export const ZAssetUrls = z.object({

@@ -21,7 +21,10 @@ export const ZWebhookEndpointWithSecret = ZWebhookEndpoint.extend({ secret: z.st
 
 export const ZCreateWebhookEndpoint = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2048),
-  enabledEvents: z.array(z.union([ZEventType, z.literal('*')])).min(1).default(['*']),
+  enabledEvents: z
+    .array(z.union([ZEventType, z.literal('*')]))
+    .min(1)
+    .default(['*']),
   description: z.string().max(500).optional(),
 });
 export const ZUpdateWebhookEndpoint = ZCreateWebhookEndpoint.partial().extend({

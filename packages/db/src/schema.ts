@@ -49,7 +49,13 @@ export interface ItemsTable {
   allergens: Generated<string[]>;
   model_status: Generated<'none' | 'processing' | 'ready' | 'failed'>;
   model_updated_at: NullableTimestamp;
+  /** Storage keys of the ready model's files (content-addressed). */
+  model_glb_key: string | null;
+  model_usdz_key: string | null;
+  model_thumbnail_key: string | null;
+  model_failure_reason: string | null;
   created_at: CreatedAt;
+  /** Written from the database clock inside the restaurant's sync lock (see queries/sync.ts). */
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
 }
@@ -109,6 +115,38 @@ export interface PlatformSettingsTable {
   updated_at: Timestamp;
 }
 
+export interface OutboxEventsTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  restaurant_id: string;
+  /** Set for events addressed to one integrator (grant.*). */
+  integrator_org_id: string | null;
+  data: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface IdempotencyRecordsTable {
+  api_key_id: string;
+  idempotency_key: string;
+  method: string;
+  path: string;
+  body_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  response_content_type: string | null;
+  created_at: CreatedAt;
+  locked_at: Timestamp;
+}
+
+export interface UsageCountersTable {
+  restaurant_id: string;
+  metric: 'api_requests' | 'concierge_messages';
+  period_start: Date;
+  used: Generated<number>;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   sections: SectionsTable;
@@ -118,6 +156,9 @@ export interface Database {
   connect_links: ConnectLinksTable;
   grants: GrantsTable;
   platform_settings: PlatformSettingsTable;
+  outbox_events: OutboxEventsTable;
+  idempotency_records: IdempotencyRecordsTable;
+  usage_counters: UsageCountersTable;
 }
 
 export type RestaurantRow = Selectable<RestaurantsTable>;
@@ -132,3 +173,5 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKey = Insertable<ApiKeysTable>;
 export type GrantRow = Selectable<GrantsTable>;
 export type ConnectLinkRow = Selectable<ConnectLinksTable>;
+export type OutboxEventRow = Selectable<OutboxEventsTable>;
+export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;

@@ -23,9 +23,7 @@ export function requestContext(logger: Logger, options: { trustIncomingId: boole
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     req.requestId =
-      options.trustIncomingId && typeof incoming === 'string' && /^req_[A-Za-z0-9]{8,64}$/.test(incoming)
-        ? incoming
-        : newRequestId();
+      options.trustIncomingId && typeof incoming === 'string' && /^req_[A-Za-z0-9]{8,64}$/.test(incoming) ? incoming : newRequestId();
     req.log = logger.child({ requestId: req.requestId });
     res.setHeader('X-Request-Id', req.requestId);
     next();
@@ -90,9 +88,10 @@ export function fromZodError(error: ZodError, location?: 'query' | 'body' | 'par
   const issue = error.issues[0];
   const param = issue?.path.length ? issue.path.join('.') : undefined;
   const where = param ? `${param}: ` : location === 'body' ? 'body: ' : '';
-  const message = issue?.code === 'unrecognized_keys'
-    ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`
-    : `${where}${issue?.message ?? 'invalid input'}.`;
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`
+      : `${where}${issue?.message ?? 'invalid input'}.`;
   return new AppError('invalid_request', message, {
     param: issue?.code === 'unrecognized_keys' ? issue.keys[0] : param,
   });
@@ -105,7 +104,7 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, locati
 }
 
 /**
- * JSON bodies only: a body with another content type is 415, malformed JSON 400, too large 413, all
+ * JSON bodies: a body with another content type (multipart aside) is 415, malformed JSON 400, too large 413, all
  * in the envelope. Requests without a body pass through with `req.body` undefined.
  */
 export function jsonBody(options: { limit: string }): RequestHandler {
@@ -113,6 +112,8 @@ export function jsonBody(options: { limit: string }): RequestHandler {
   return (req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody) return next();
+    // Multipart bodies are streamed by the routes that take files; JSON routes then see no body.
+    if (req.is('multipart/form-data')) return next();
     if (!req.is('application/json')) {
       return next(new AppError('unsupported_media_type', 'Send the request body as application/json.'));
     }

@@ -16,7 +16,8 @@ export function encodeCursor(secret: string, payload: object): string {
 
 /** The payload of a cursor this secret signed; `400 invalid_cursor` for anything else. */
 export function decodeCursor(secret: string, cursor: string): Record<string, unknown> {
-  const invalid = () => new AppError('invalid_cursor', 'The cursor is not valid. Pass meta.nextCursor exactly as returned.', { param: 'cursor' });
+  const invalid = () =>
+    new AppError('invalid_cursor', 'The cursor is not valid. Pass meta.nextCursor exactly as returned.', { param: 'cursor' });
   const [body, mac, extra] = cursor.split('.');
   if (!body || !mac || extra !== undefined || cursor.length > 2048) throw invalid();
   const expected = sign(secret, body);

@@ -1,12 +1,29 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { findReachableRestaurant, type Executor, type RestaurantRow } from '@partner/db';
+import type { TScope } from '@partner/contracts';
+import { consumeUsage, findRestaurantForOwner, type Executor, type RestaurantRow, type UsageMetric } from '@partner/db';
 import { AppError } from '@partner/kit';
+import { billingPeriod } from './billing-period.js';
 
-/** A restaurant the key may not reach is indistinguishable from one that does not exist. */
-export async function requireReachableRestaurant(db: Executor, principal: KeyPrincipal, restaurantId: string): Promise<RestaurantRow> {
-  const restaurant = await findReachableRestaurant(db, principal.owner, restaurantId);
-  if (!restaurant) throw new AppError('not_found', 'No such restaurant.');
-  return restaurant;
+// The restaurant-level questions every service asks the same way (DESIGN.md section 2): can this
+// key reach the restaurant, is its subscription active, is there quota left.
+
+/**
+ * The restaurant, if the key reaches it with `scope`: its own restaurant, or one whose owner granted
+ * the integrator access with that scope. Unreachable and missing are the same 404.
+ */
+export async function requireRestaurantAccess(
+  db: Executor,
+  principal: KeyPrincipal,
+  restaurantId: string,
+  scope: TScope,
+): Promise<RestaurantRow> {
+  const found = await findRestaurantForOwner(db, principal.owner, restaurantId);
+  if (!found) throw new AppError('not_found', 'No such restaurant.');
+  if (found.grantScopes && !found.grantScopes.includes(scope)) {
+    throw new AppError('forbidden_scope', `The restaurant's grant to your organisation does not include the ${scope} scope.`);
+  }
+  requireActiveSubscription(found.restaurant);
+  return found.restaurant;
 }
 
 /** Spec 3: a lapsed subscription or a switched-off Partner API add-on pauses data access, live and test alike. */
@@ -15,6 +32,33 @@ export function requireActiveSubscription(restaurant: RestaurantRow): void {
     throw new AppError(
       'subscription_inactive',
       "This restaurant's subscription or Partner API add-on is not active; data access is paused until it is renewed.",
+    );
+  }
+}
+
+const QUOTA_METRIC: UsageMetric = 'api_requests';
+
+/**
+ * Counts one request against the restaurant's monthly quota: the included amount plus the overage
+ * budget the restaurant opted into (an integration cannot raise it). Atomic in Postgres, so exact
+ * under any concurrency. Test keys are never counted.
+ */
+export async function meterApiRequest(db: Executor, principal: KeyPrincipal, restaurant: RestaurantRow, now: Date): Promise<void> {
+  if (principal.environment === 'test') return;
+  const period = billingPeriod(restaurant.billing_anchor, now);
+  const used = await consumeUsage(db, {
+    restaurantId: restaurant.id,
+    metric: QUOTA_METRIC,
+    periodStart: period.start,
+    limit: restaurant.monthly_quota + restaurant.overage_budget,
+  });
+  if (used === null) {
+    throw new AppError(
+      'quota_exceeded',
+      "This restaurant's monthly API quota, overage included, is used up. It resets with the billing period.",
+      {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil((period.end.getTime() - now.getTime()) / 1000))) },
+      },
     );
   }
 }

@@ -5,3 +5,7 @@ export * from './service-app.js';
 export * from './service-config.js';
 export * from './service-deps.js';
 export * from './start-service.js';
+export * from './asset-signing.js';
+export * from './billing-period.js';
+export * from './idempotency.js';
+export * from './storage.js';

@@ -1,6 +1,8 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { requireInternalToken } from '@partner/auth';
+import type { Db } from '@partner/db';
 import { errorHandler, jsonBody, notFoundHandler, requestContext, type Logger } from '@partner/kit';
+import { idempotency } from './idempotency.js';
 
 export interface ServiceAppOptions {
   service: string;
@@ -9,6 +11,8 @@ export interface ServiceAppOptions {
   guard: RequestHandler;
   /** Behind the gateway the request id is the gateway's; a service facing callers makes its own. */
   trustIncomingRequestId: boolean;
+  /** Runs after the guard and body parsing, before the routes (e.g. idempotency). */
+  beforeRoutes?: RequestHandler[];
   /** Mounts the service's routes; every one of them is behind the guard. */
   register: (router: Router) => void;
   jsonLimit?: string;
@@ -28,6 +32,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   app.use(options.guard);
   app.use(jsonBody({ limit: options.jsonLimit ?? '1mb' }));
+  for (const handler of options.beforeRoutes ?? []) app.use(handler);
   const router = express.Router();
   options.register(router);
   app.use(router);
@@ -36,10 +41,14 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   return app;
 }
 
-/** A service behind the gateway: only requests carrying the gateway's internal token for it get in. */
+/**
+ * A service behind the gateway: only requests carrying the gateway's internal token for it get in,
+ * and every mutating route honours Idempotency-Key.
+ */
 export function createInternalServiceApp(options: {
   service: string;
   logger: Logger;
+  db: Db;
   internalPublicKey: string;
   register: (router: Router) => void;
 }): Express {
@@ -48,6 +57,7 @@ export function createInternalServiceApp(options: {
     logger: options.logger,
     guard: requireInternalToken({ publicKey: options.internalPublicKey, audience: options.service }),
     trustIncomingRequestId: true,
+    beforeRoutes: [idempotency(options.db)],
     register: options.register,
   });
 }

@@ -1,19 +1,24 @@
 import type { Express } from 'express';
-import { createInternalServiceApp, type ServiceDeps } from '@partner/platform';
+import { createInternalServiceApp } from '@partner/platform';
+import { registerAssetRoutes } from './assets/assets.routes.js';
+import type { CatalogDeps } from './deps.js';
+import { registerItemRoutes } from './items/items.routes.js';
+import { registerMenuRoutes } from './menu/menu.routes.js';
 import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
 
-export interface CatalogDeps extends ServiceDeps {
-  internalPublicKey: string;
-  cursorSecret: string;
-}
+export type { CatalogDeps } from './deps.js';
 
 export function createApp(deps: CatalogDeps): Express {
   return createInternalServiceApp({
     service: 'catalog',
     logger: deps.logger,
+    db: deps.db,
     internalPublicKey: deps.internalPublicKey,
     register: (router) => {
       registerRestaurantRoutes(router, deps);
+      registerItemRoutes(router, deps);
+      registerMenuRoutes(router, deps);
+      registerAssetRoutes(router, deps);
     },
   });
 }

@@ -5,10 +5,29 @@ import { loadServiceConfig } from '@partner/platform';
 const ZCatalogEnv = z.object({
   /** HMAC key for pagination cursors; every catalog replica must share it. */
   CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** HMAC key for signed asset URLs; every catalog replica must share it. */
+  ASSET_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** The local-directory asset store (shared with console, which writes uploaded models there). */
+  ASSET_STORAGE_DIR: z.string().min(1, 'is required (a directory path)'),
+  ASSET_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .max(7 * 24 * 3600)
+    .default(900),
+  /** The gateway's public origin: signed asset URLs point there. */
+  PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
 });
 
 export function loadCatalogConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZCatalogEnv, env);
-  return { ...loadServiceConfig(env, 'CATALOG_PORT', 8081), cursorSecret: own.CURSOR_SIGNING_SECRET };
+  return {
+    ...loadServiceConfig(env, 'CATALOG_PORT', 8081),
+    cursorSecret: own.CURSOR_SIGNING_SECRET,
+    assetSecret: own.ASSET_SIGNING_SECRET,
+    assetStorageDir: own.ASSET_STORAGE_DIR,
+    assetUrlTtlSeconds: own.ASSET_URL_TTL_SECONDS,
+    publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+  };
 }
 export type CatalogConfig = ReturnType<typeof loadCatalogConfig>;

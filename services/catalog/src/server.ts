@@ -1,9 +1,27 @@
-import { createServiceDeps, startWith, type StartedService } from '@partner/platform';
+import { AssetSigner, createServiceDeps, LocalDirectoryStorage, startWith, type StartedService } from '@partner/platform';
 import { createApp } from './app.js';
 import type { CatalogConfig } from './config.js';
+import { startTombstonePurge } from './items/tombstone-purge.js';
 
 export async function startCatalog(config: CatalogConfig): Promise<StartedService> {
   const { deps, close } = await createServiceDeps('catalog', config);
-  const app = createApp({ ...deps, internalPublicKey: config.internalPublicKey, cursorSecret: config.cursorSecret });
-  return startWith({ app, logger: deps.logger, closeDeps: close }, config.port);
+  const app = createApp({
+    ...deps,
+    internalPublicKey: config.internalPublicKey,
+    cursorSecret: config.cursorSecret,
+    signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
+    storage: new LocalDirectoryStorage(config.assetStorageDir),
+  });
+  const purge = startTombstonePurge(deps);
+  return startWith(
+    {
+      app,
+      logger: deps.logger,
+      closeDeps: async () => {
+        purge.stop();
+        await close();
+      },
+    },
+    config.port,
+  );
 }

@@ -9,6 +9,7 @@ export function createApp(deps: ConciergeDeps): Express {
   return createInternalServiceApp({
     service: 'concierge',
     logger: deps.logger,
+    db: deps.db,
     internalPublicKey: deps.internalPublicKey,
     register: () => {},
   });

@@ -3,5 +3,8 @@ import { createApp } from './app.js';
 
 export async function startConcierge(config: ServiceConfig): Promise<StartedService> {
   const { deps, close } = await createServiceDeps('concierge', config);
-  return startWith({ app: createApp({ ...deps, internalPublicKey: config.internalPublicKey }), logger: deps.logger, closeDeps: close }, config.port);
+  return startWith(
+    { app: createApp({ ...deps, internalPublicKey: config.internalPublicKey }), logger: deps.logger, closeDeps: close },
+    config.port,
+  );
 }

@@ -5,6 +5,7 @@ import type { ConsoleDeps } from './deps.js';
 import { registerIntegratorRoutes } from './integrators/integrators.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
 import { registerMenuRoutes } from './menu/menu.routes.js';
+import { registerModelRoutes } from './models/models.routes.js';
 import { registerPlatformSettingsRoutes } from './platform-settings/platform-settings.routes.js';
 import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
 
@@ -18,6 +19,7 @@ export function createApp(deps: ConsoleDeps): Express {
     register: (router) => {
       registerRestaurantRoutes(router, deps);
       registerMenuRoutes(router, deps);
+      registerModelRoutes(router, deps);
       registerIntegratorRoutes(router, deps);
       registerKeyRoutes(router, deps);
       registerPlatformSettingsRoutes(router, deps);

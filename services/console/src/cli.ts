@@ -33,7 +33,13 @@ function adminToken(): string {
   throw new Error('Set CONSOLE_ADMIN_TOKEN (or start the local stack with pnpm start first).');
 }
 
-const list = (value: string | undefined) => (value ? value.split(',').map((part) => part.trim()).filter(Boolean) : undefined);
+const list = (value: string | undefined) =>
+  value
+    ? value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : undefined;
 const json = (value: string | undefined): Record<string, unknown> => (value ? (JSON.parse(value) as Record<string, unknown>) : {});
 
 async function run(argv: string[]): Promise<unknown> {

@@ -7,6 +7,13 @@ const ZConsoleEnv = ZCommonEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }).extend({
   CONSOLE_ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
   /** Where owners open connect links (the dashboard's origin). */
   CONSOLE_PUBLIC_URL: z.url().default('http://localhost:8084'),
+  /** The local-directory asset store uploaded models are written to (catalog serves them). */
+  ASSET_STORAGE_DIR: z.string().min(1, 'is required (a directory path)'),
+  MODEL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
 });
 
 export function loadConsoleConfig(env: Record<string, string | undefined>) {
@@ -19,6 +26,8 @@ export function loadConsoleConfig(env: Record<string, string | undefined>) {
     logLevel: parsed.LOG_LEVEL,
     adminToken: parsed.CONSOLE_ADMIN_TOKEN,
     publicUrl: parsed.CONSOLE_PUBLIC_URL,
+    assetStorageDir: parsed.ASSET_STORAGE_DIR,
+    maxModelBytes: parsed.MODEL_MAX_BYTES,
   };
 }
 export type ConsoleConfig = ReturnType<typeof loadConsoleConfig>;

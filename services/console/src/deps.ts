@@ -1,5 +1,6 @@
 import type { Db } from '@partner/db';
 import type { Logger, RedisClient } from '@partner/kit';
+import type { AssetStorage } from '@partner/platform';
 
 export interface ConsoleDeps {
   db: Db;
@@ -9,4 +10,6 @@ export interface ConsoleDeps {
   adminToken: string;
   publicUrl: string;
   now: () => Date;
+  storage: AssetStorage;
+  maxModelBytes: number;
 }

@@ -1,6 +1,6 @@
 import { createDb } from '@partner/db';
 import { connectRedis, createLogger } from '@partner/kit';
-import { startWith, type StartedService } from '@partner/platform';
+import { LocalDirectoryStorage, startWith, type StartedService } from '@partner/platform';
 import { createApp } from './app.js';
 import type { ConsoleConfig } from './config.js';
 
@@ -16,6 +16,8 @@ export async function startConsole(config: ConsoleConfig): Promise<StartedServic
     adminToken: config.adminToken,
     publicUrl: config.publicUrl,
     now: () => new Date(),
+    storage: new LocalDirectoryStorage(config.assetStorageDir),
+    maxModelBytes: config.maxModelBytes,
   });
   const closeDeps = async () => {
     await Promise.all([db.destroy(), redis.quit()]);

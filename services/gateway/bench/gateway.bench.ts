@@ -141,7 +141,9 @@ console.log(`\nGET /v1/partner/me, ${CONNECTIONS} connections, ${DURATION_S}s x 
 console.log('| target | req/s | p50 ms | p99 ms | errors |');
 console.log('|---|---|---|---|---|');
 for (const [name, figures] of Object.entries(summary)) {
-  console.log(`| ${name === 'bare' ? 'bare express (baseline)' : 'gateway'} | ${Math.round(figures.rps)} | ${figures.p50} | ${figures.p99} | ${figures.errors} |`);
+  console.log(
+    `| ${name === 'bare' ? 'bare express (baseline)' : 'gateway'} | ${Math.round(figures.rps)} | ${figures.p50} | ${figures.p99} | ${figures.errors} |`,
+  );
 }
 console.log(`\ngateway / bare throughput: ${ratio.toFixed(2)} (target >= 0.60); gateway p99 ${summary.gateway.p99} ms (target <= 10)`);
 

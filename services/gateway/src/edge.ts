@@ -72,7 +72,10 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
       });
     }
     if (key.owner.suspended) {
-      throw new AppError('account_suspended', 'The account behind this key is suspended. The key works again once the suspension is lifted.');
+      throw new AppError(
+        'account_suspended',
+        'The account behind this key is suspended. The key works again once the suspension is lifted.',
+      );
     }
     if (match.kind === 'none') throw new AppError('not_found', `No route for ${req.method} ${path}.`);
     if (match.kind === 'method-not-allowed') {

@@ -9,6 +9,7 @@ export function createApp(deps: WebhooksDeps): Express {
   return createInternalServiceApp({
     service: 'webhooks',
     logger: deps.logger,
+    db: deps.db,
     internalPublicKey: deps.internalPublicKey,
     register: () => {},
   });

@@ -13,15 +13,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('public_menu_url', 'text')
     .addColumn('house_notes', 'text')
     .addColumn('subscription_status', 'text', (c) =>
-      c.notNull().defaultTo('active').check(sql`subscription_status in ('active', 'lapsed')`),
+      c
+        .notNull()
+        .defaultTo('active')
+        .check(sql`subscription_status in ('active', 'lapsed')`),
     )
     .addColumn('partner_api_addon', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('concierge_addon', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('concierge_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('suspended', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('monthly_quota', 'integer', (c) => c.notNull().defaultTo(10_000).check(sql`monthly_quota >= 0`))
-    .addColumn('overage_budget', 'integer', (c) => c.notNull().defaultTo(0).check(sql`overage_budget >= 0`))
-    .addColumn('concierge_allowance', 'integer', (c) => c.notNull().defaultTo(1_000).check(sql`concierge_allowance >= 0`))
+    .addColumn('monthly_quota', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(10_000)
+        .check(sql`monthly_quota >= 0`),
+    )
+    .addColumn('overage_budget', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`overage_budget >= 0`),
+    )
+    .addColumn('concierge_allowance', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1_000)
+        .check(sql`concierge_allowance >= 0`),
+    )
     .addColumn('concierge_display_name', 'text')
     .addColumn('concierge_welcome_message', 'text')
     .addColumn('billing_anchor', ts, (c) => c.notNull().defaultTo(sql`now()`))
@@ -53,7 +71,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('dietary_tags', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
     .addColumn('allergens', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
     .addColumn('model_status', 'text', (c) =>
-      c.notNull().defaultTo('none').check(sql`model_status in ('none', 'processing', 'ready', 'failed')`),
+      c
+        .notNull()
+        .defaultTo('none')
+        .check(sql`model_status in ('none', 'processing', 'ready', 'failed')`),
     )
     .addColumn('model_updated_at', ts)
     .addColumn('created_at', ts, (c) => c.notNull().defaultTo(sql`now()`))

@@ -52,6 +52,12 @@ export async function findKeyWithOwnerByHash(db: Executor, keyHash: string): Pro
   const { r_name, r_slug, r_suspended, o_name, o_slug, o_suspended, ...key } = row;
   const owner = key.restaurant_id
     ? { kind: 'restaurant' as const, id: key.restaurant_id, name: r_name ?? '', slug: r_slug ?? '', suspended: r_suspended ?? false }
-    : { kind: 'integrator' as const, id: key.integrator_org_id ?? '', name: o_name ?? '', slug: o_slug ?? '', suspended: o_suspended ?? false };
+    : {
+        kind: 'integrator' as const,
+        id: key.integrator_org_id ?? '',
+        name: o_name ?? '',
+        slug: o_slug ?? '',
+        suspended: o_suspended ?? false,
+      };
   return { key, owner };
 }

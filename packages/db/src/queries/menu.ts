@@ -1,5 +1,9 @@
 import type { ItemRow, ItemUpdate, NewItem, SectionRow } from '../schema.js';
 import type { Executor } from './executor.js';
+import { writeTimestamp } from './sync.js';
+
+// Item writes stamp their time from the database clock: call them inside a transaction that holds
+// the restaurant's sync lock (lockForItemWrite), or incremental sync could miss them.
 
 export async function insertSection(
   db: Executor,
@@ -16,8 +20,12 @@ export async function listSections(db: Executor, restaurantId: string): Promise<
   return db.selectFrom('sections').selectAll().where('restaurant_id', '=', restaurantId).orderBy('position').orderBy('id').execute();
 }
 
-export async function insertItem(db: Executor, row: NewItem): Promise<ItemRow> {
-  return db.insertInto('items').values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertItem(tx: Executor, row: Omit<NewItem, 'created_at' | 'updated_at'>): Promise<ItemRow> {
+  return tx
+    .insertInto('items')
+    .values({ ...row, created_at: writeTimestamp(), updated_at: writeTimestamp() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Live items only: a deleted item is a tombstone, visible to sync listings and nothing else. */
@@ -25,16 +33,22 @@ export async function findLiveItemById(db: Executor, id: string): Promise<ItemRo
   return db.selectFrom('items').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
-export async function updateLiveItem(db: Executor, id: string, changes: ItemUpdate, now: Date): Promise<ItemRow | undefined> {
-  return db
+export async function updateLiveItem(tx: Executor, id: string, changes: Omit<ItemUpdate, 'updated_at'>): Promise<ItemRow | undefined> {
+  return tx
     .updateTable('items')
-    .set({ ...changes, updated_at: now })
+    .set({ ...changes, updated_at: writeTimestamp() })
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function markItemDeleted(db: Executor, id: string, now: Date): Promise<ItemRow | undefined> {
-  return updateLiveItem(db, id, { deleted_at: now }, now);
+export async function markItemDeleted(tx: Executor, id: string): Promise<ItemRow | undefined> {
+  return tx
+    .updateTable('items')
+    .set({ deleted_at: writeTimestamp(), updated_at: writeTimestamp() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -37,8 +37,32 @@ function reachable(db: Executor, owner: Owner) {
   );
 }
 
-export async function findReachableRestaurant(db: Executor, owner: Owner, id: string): Promise<RestaurantRow | undefined> {
-  return reachable(db, owner).where('restaurants.id', '=', id).executeTakeFirst();
+/**
+ * The restaurant if the owner reaches it, with the scopes of the integrator's grant (null for the
+ * restaurant's own keys, which need no grant).
+ */
+export async function findRestaurantForOwner(
+  db: Executor,
+  owner: Owner,
+  id: string,
+): Promise<{ restaurant: RestaurantRow; grantScopes: string[] | null } | undefined> {
+  if (owner.kind === 'restaurant') {
+    if (owner.id !== id) return undefined;
+    const restaurant = await findRestaurantById(db, id);
+    return restaurant && { restaurant, grantScopes: null };
+  }
+  const row = await db
+    .selectFrom('restaurants')
+    .innerJoin('grants', 'grants.restaurant_id', 'restaurants.id')
+    .selectAll('restaurants')
+    .select('grants.scopes as grant_scopes')
+    .where('restaurants.id', '=', id)
+    .where('grants.integrator_org_id', '=', owner.id)
+    .where('grants.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { grant_scopes, ...restaurant } = row;
+  return { restaurant, grantScopes: grant_scopes };
 }
 
 /** Keyset page ordered by id; `afterId` is the last id of the previous page. */

@@ -6,8 +6,7 @@ import { migrateToLatest } from '../migrate.js';
 // Tests talk to the machine's real Postgres. A template is migrated once per run (vitest globalSetup);
 // each test file clones it, so files run in parallel without seeing each other.
 
-export const adminDatabaseUrl = (): string =>
-  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const adminDatabaseUrl = (): string => process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);

@@ -5,13 +5,16 @@ import {
   findRestaurantById,
   findSectionById,
   insertItem,
+  insertOutboxEvent,
   insertSection,
   isUniqueViolation,
   listSections,
+  lockForItemWrite,
   markItemDeleted,
   presentItem,
   updateLiveItem,
   type Executor,
+  type ItemRow,
   type RestaurantRow,
   type SectionRow,
 } from '@partner/db';
@@ -46,6 +49,27 @@ export function slugify(name: string): string {
   return slug || 'item';
 }
 
+/** Writes an item change and its event in one transaction, holding the restaurant's sync lock. */
+export async function writeItemChange<T>(deps: ConsoleDeps, restaurantId: string, change: (tx: Executor) => Promise<T>): Promise<T> {
+  return deps.db.transaction().execute(async (tx) => {
+    await lockForItemWrite(tx, restaurantId);
+    return change(tx);
+  });
+}
+
+export async function recordItemEvent(
+  tx: Executor,
+  type: 'item.created' | 'item.updated' | 'item.deleted' | 'model.ready',
+  row: ItemRow,
+): Promise<void> {
+  await insertOutboxEvent(tx, {
+    id: newId('evt'),
+    type,
+    restaurantId: row.restaurant_id,
+    data: { itemId: row.id, restaurantId: row.restaurant_id, itemSlug: row.slug, itemName: row.name },
+  });
+}
+
 const slugTaken = (slug: string) =>
   new AppError('conflict', `An item with slug "${slug}" already exists in this restaurant.`, { param: 'slug' });
 
@@ -65,17 +89,21 @@ export async function createItem(deps: ConsoleDeps, restaurantId: string, body: 
   if (body.sectionId) await requireSectionOf(deps.db, restaurantId, body.sectionId);
   const slug = body.slug ?? slugify(body.name);
   try {
-    const row = await insertItem(deps.db, {
-      id: newId('itm'),
-      restaurant_id: restaurantId,
-      section_id: body.sectionId ?? null,
-      slug,
-      name: body.name,
-      description: body.description ?? null,
-      price_cents: body.priceCents,
-      status: body.status,
-      dietary_tags: body.dietaryTags,
-      allergens: body.allergens,
+    const row = await writeItemChange(deps, restaurantId, async (tx) => {
+      const created = await insertItem(tx, {
+        id: newId('itm'),
+        restaurant_id: restaurantId,
+        section_id: body.sectionId ?? null,
+        slug,
+        name: body.name,
+        description: body.description ?? null,
+        price_cents: body.priceCents,
+        status: body.status,
+        dietary_tags: body.dietaryTags,
+        allergens: body.allergens,
+      });
+      await recordItemEvent(tx, 'item.created', created);
+      return created;
     });
     return presentItem(row, restaurant.currency);
   } catch (err) {
@@ -90,10 +118,8 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
   if (body.sectionId) await requireSectionOf(deps.db, existing.restaurant_id, body.sectionId);
   const restaurant = await requireRestaurant(deps.db, existing.restaurant_id);
   try {
-    const row = await updateLiveItem(
-      deps.db,
-      itemId,
-      {
+    const row = await writeItemChange(deps, existing.restaurant_id, async (tx) => {
+      const updated = await updateLiveItem(tx, itemId, {
         name: body.name,
         slug: body.slug,
         description: body.description,
@@ -102,10 +128,11 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
         section_id: body.sectionId,
         dietary_tags: body.dietaryTags,
         allergens: body.allergens,
-      },
-      deps.now(),
-    );
-    if (!row) throw new AppError('not_found', 'No such item.');
+      });
+      if (!updated) throw new AppError('not_found', 'No such item.');
+      await recordItemEvent(tx, 'item.updated', updated);
+      return updated;
+    });
     return presentItem(row, restaurant.currency);
   } catch (err) {
     if (isUniqueViolation(err)) throw slugTaken(body.slug ?? existing.slug);
@@ -115,7 +142,13 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
 
 /** Deleting leaves a tombstone that incremental sync reports; the item is gone from everything else. */
 export async function deleteItem(deps: ConsoleDeps, itemId: string): Promise<{ id: string; deleted: true }> {
-  const row = await markItemDeleted(deps.db, itemId, deps.now());
-  if (!row) throw new AppError('not_found', 'No such item.');
+  const existing = await findLiveItemById(deps.db, itemId);
+  if (!existing) throw new AppError('not_found', 'No such item.');
+  const row = await writeItemChange(deps, existing.restaurant_id, async (tx) => {
+    const deleted = await markItemDeleted(tx, itemId);
+    if (!deleted) throw new AppError('not_found', 'No such item.');
+    await recordItemEvent(tx, 'item.deleted', deleted);
+    return deleted;
+  });
   return { id: row.id, deleted: true };
 }

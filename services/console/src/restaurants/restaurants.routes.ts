@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
 import { parseWith } from '@partner/kit';
 import type { ConsoleDeps } from '../deps.js';
-import { createRestaurant, getRestaurant, patchRestaurant } from './restaurants.service.js';
+import { createRestaurant, getRestaurant, getUsage, patchRestaurant } from './restaurants.service.js';
 
 export function registerRestaurantRoutes(router: Router, deps: ConsoleDeps): void {
   router.post('/console/restaurants', async (req, res) => {
@@ -10,6 +10,9 @@ export function registerRestaurantRoutes(router: Router, deps: ConsoleDeps): voi
   });
   router.get('/console/restaurants/:id', async (req, res) => {
     res.json({ data: await getRestaurant(deps, req.params.id) });
+  });
+  router.get('/console/restaurants/:id/usage', async (req, res) => {
+    res.json({ data: await getUsage(deps, req.params.id) });
   });
   router.patch('/console/restaurants/:id', async (req, res) => {
     res.json({ data: await patchRestaurant(deps, req.params.id, parseWith(ZUpdateRestaurant, req.body, 'body')) });

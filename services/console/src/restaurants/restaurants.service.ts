@@ -3,6 +3,7 @@ import type { TConsoleRestaurant } from '@partner/contracts';
 import type { z } from 'zod';
 import type { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
 import {
+  readUsage,
   findRestaurantById,
   insertRestaurant,
   isUniqueViolation,
@@ -11,6 +12,7 @@ import {
   type RestaurantUpdate,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
+import { billingPeriod } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
@@ -38,11 +40,7 @@ export async function getRestaurant(deps: ConsoleDeps, id: string): Promise<TCon
   return presentConsoleRestaurant(row);
 }
 
-export async function patchRestaurant(
-  deps: ConsoleDeps,
-  id: string,
-  body: z.infer<typeof ZUpdateRestaurant>,
-): Promise<TConsoleRestaurant> {
+export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.infer<typeof ZUpdateRestaurant>): Promise<TConsoleRestaurant> {
   const changes: RestaurantUpdate = {
     name: body.name,
     public_menu_url: body.publicMenuUrl,
@@ -63,4 +61,21 @@ export async function patchRestaurant(
   // Suspension is enforced at the gateway from cached key lookups: tell every replica now.
   if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
   return presentConsoleRestaurant(row);
+}
+
+/** This billing period's API requests and concierge messages against their limits. */
+export async function getUsage(deps: ConsoleDeps, id: string) {
+  const row = await findRestaurantById(deps.db, id);
+  if (!row) throw new AppError('not_found', 'No such restaurant.');
+  const period = billingPeriod(row.billing_anchor, deps.now());
+  const [apiRequests, conciergeMessages] = await Promise.all([
+    readUsage(deps.db, id, 'api_requests', period.start),
+    readUsage(deps.db, id, 'concierge_messages', period.start),
+  ]);
+  return {
+    periodStart: period.start.toISOString(),
+    periodEnd: period.end.toISOString(),
+    apiRequests: { used: apiRequests, included: row.monthly_quota, overageBudget: row.overage_budget },
+    conciergeMessages: { used: conciergeMessages, allowance: row.concierge_allowance },
+  };
 }

@@ -18,9 +18,7 @@ export class KeyCache {
   /** Bumped by every invalidation, so a lookup that raced one never stores what it read. */
   private generation = 0;
 
-  constructor(
-    private readonly options: { db: Db; ttlMs: number; now?: () => number; maxEntries?: number },
-  ) {}
+  constructor(private readonly options: { db: Db; ttlMs: number; now?: () => number; maxEntries?: number }) {}
 
   async lookup(keyHash: string): Promise<KeyWithOwner | undefined> {
     const now = (this.options.now ?? Date.now)();
@@ -68,12 +66,7 @@ export class KeyCache {
 }
 
 /** Wires a cache to the invalidation channel; a fresh (re)subscription clears it, as messages may have been lost. */
-export async function subscribeToInvalidations(
-  cache: KeyCache,
-  subscriber: RedisClient,
-  prefix: string,
-  logger: Logger,
-): Promise<void> {
+export async function subscribeToInvalidations(cache: KeyCache, subscriber: RedisClient, prefix: string, logger: Logger): Promise<void> {
   subscriber.on('ready', () => cache.clear());
   await subscriber.subscribe(keyInvalidationChannel(prefix), (raw) => {
     const message = parseKeyInvalidation(raw);

@@ -47,7 +47,10 @@ export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
 export class RateLimiter {
   private sha: string | null = null;
 
-  constructor(private readonly redis: RedisClient, private readonly prefix: string) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+  ) {}
 
   async check(keyId: string, limits: { perMinute: number; perDay: number | null }): Promise<RateLimitDecision> {
     const reply = (await this.run([`${this.prefix}rl:${keyId}`], [String(limits.perMinute), String(limits.perDay ?? 0)])) as number[];

@@ -25,7 +25,7 @@ export function authorize(access: Access, key: AuthenticatedKey, req: Request): 
       'origin_not_allowed',
       origin && origin !== 'null'
         ? `The origin ${origin} is not on this publishable key's allow-list. Add it in your dashboard.`
-        : 'Publishable keys only work from a web page whose origin is on the key\'s allow-list.',
+        : "Publishable keys only work from a web page whose origin is on the key's allow-list.",
     );
   }
 }

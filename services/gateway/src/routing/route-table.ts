@@ -8,10 +8,7 @@ export type ServiceName = 'catalog' | 'webhooks' | 'concierge';
  * - `embed`: publishable keys from an allowed origin, or secret keys holding `secretScope`;
  * - `public`: no key at all (signed asset files carry their own signature).
  */
-export type Access =
-  | { kind: 'secret'; scope: TScope | null }
-  | { kind: 'embed'; secretScope: TScope }
-  | { kind: 'public' };
+export type Access = { kind: 'secret'; scope: TScope | null } | { kind: 'embed'; secretScope: TScope } | { kind: 'public' };
 
 export type Target = { kind: 'service'; service: ServiceName } | { kind: 'local'; handler: 'me' };
 

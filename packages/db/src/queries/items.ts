@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { ItemRow } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export interface ItemPage {
+  restaurantId: string;
+  /** Exclusive lower bound: the previous window's end (incremental sync), or null for a full listing. */
+  windowStart: Date | null;
+  /** Inclusive upper bound, fixed when the listing began. */
+  windowEnd: Date;
+  status: string | null;
+  /** Keyset position: the last row of the previous page. */
+  after: { updatedAt: Date; id: string } | null;
+  limit: number;
+}
+
+/**
+ * One page of a restaurant's items in `(updatedAt, id)` order within a sync window. A full listing sees
+ * live items only; an incremental one also sees deletions (rows with `deleted_at`), as tombstones.
+ */
+export async function listItemsInWindow(db: Executor, page: ItemPage): Promise<ItemRow[]> {
+  let query = db.selectFrom('items').selectAll().where('restaurant_id', '=', page.restaurantId).where('updated_at', '<=', page.windowEnd);
+  if (page.windowStart) query = query.where('updated_at', '>', page.windowStart);
+  else query = query.where('deleted_at', 'is', null);
+  if (page.status) query = query.where('status', '=', page.status as ItemRow['status']);
+  if (page.after) {
+    const { updatedAt, id } = page.after;
+    query = query.where(sql<boolean>`(updated_at, id) > (${updatedAt}, ${id})`);
+  }
+  return query.orderBy('updated_at').orderBy('id').limit(page.limit).execute();
+}
+
+/** Live item with the currency of its restaurant, in one query. */
+export async function findLiveItemWithRestaurant(db: Executor, id: string) {
+  return db
+    .selectFrom('items')
+    .innerJoin('restaurants', 'restaurants.id', 'items.restaurant_id')
+    .selectAll('items')
+    .select('restaurants.currency')
+    .where('items.id', '=', id)
+    .where('items.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Published items of a restaurant, in section order then name, for the menu. */
+export async function listPublishedItems(db: Executor, restaurantId: string): Promise<ItemRow[]> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where('status', '=', 'published')
+    .where('deleted_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * What the menu's ETag is computed from: any change to the restaurant, its sections or its items
+ * moves one of these. One indexed aggregate, so a conditional request never builds the menu.
+ */
+export async function readMenuVersion(db: Executor, restaurantId: string) {
+  const { rows } = await sql<{ restaurant: Date; items: Date | null; item_count: number; sections: Date | null; section_count: number }>`
+    select
+      (select updated_at from restaurants where id = ${restaurantId}) as restaurant,
+      (select max(updated_at) from items where restaurant_id = ${restaurantId}) as items,
+      (select count(*)::int from items where restaurant_id = ${restaurantId}) as item_count,
+      (select max(updated_at) from sections where restaurant_id = ${restaurantId}) as sections,
+      (select count(*)::int from sections where restaurant_id = ${restaurantId}) as section_count
+  `.execute(db);
+  return rows[0]!;
+}
+
+/** Tombstones older than the retention are forgotten; a client behind them must resync in full. */
+export async function purgeTombstones(db: Executor, olderThan: Date): Promise<number> {
+  const result = await db.deleteFrom('items').where('deleted_at', '<', olderThan).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

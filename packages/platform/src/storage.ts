@@ -1,0 +1,46 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+
+/** Where model files live. Local directory by default; an object-storage driver fits the same shape. */
+export interface AssetStorage {
+  /** Stores bytes under a key; writing the same content-addressed key twice is harmless. */
+  put(key: string, data: Buffer): Promise<void>;
+  /** The size in bytes, or null when there is no such file. */
+  size(key: string): Promise<number | null>;
+  /** The bytes, or an inclusive byte range of them. */
+  read(key: string, range?: { start: number; end: number }): Readable;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export class LocalDirectoryStorage implements AssetStorage {
+  constructor(private readonly root: string) {}
+
+  private path(key: string): string {
+    if (!SAFE_KEY.test(key)) throw new Error(`unsafe storage key: ${key}`);
+    return join(this.root, key);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    // Write then rename: a reader never sees half a file.
+    const temporary = `${this.path(key)}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temporary, data);
+    await rename(temporary, this.path(key));
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await stat(this.path(key))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.path(key), range);
+  }
+}

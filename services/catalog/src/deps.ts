@@ -1,0 +1,8 @@
+import type { AssetSigner, AssetStorage, ServiceDeps } from '@partner/platform';
+
+export interface CatalogDeps extends ServiceDeps {
+  internalPublicKey: string;
+  cursorSecret: string;
+  signer: AssetSigner;
+  storage: AssetStorage;
+}
