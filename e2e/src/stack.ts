@@ -24,6 +24,8 @@ export interface Stack {
   serviceUrls: { catalog: string; webhooks: string; concierge: string };
   console: ConsoleClient;
   adminToken: string;
+  /** The secrets the services were started with, for tests that forge or check signatures. */
+  secrets: { asset: string; cursor: string };
   db: Db;
   redis: RedisClient;
   redisPrefix: string;
@@ -87,6 +89,7 @@ export async function startStack(options: { gateways?: number; gatewayEnv?: Reco
     serviceUrls,
     console: new ConsoleClient({ baseUrl: consoleUrl, adminToken }),
     adminToken,
+    secrets: { asset: env.ASSET_SIGNING_SECRET, cursor: env.CURSOR_SIGNING_SECRET },
     db: database.db,
     redis,
     redisPrefix,
@@ -153,4 +156,10 @@ export async function awayFromMinuteBoundary(stack: Stack, margin = 4): Promise<
   const [seconds] = await stack.redis.time();
   const left = 60 - (Number(seconds) % 60);
   if (left < margin) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
+}
+
+/** Sample model files: a true-size plate as GLB and USDZ, and a PNG thumbnail. */
+export async function sampleModelFiles() {
+  const { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } = await import('@partner/sample-dish');
+  return { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
 }

@@ -36,6 +36,9 @@ export function errorBody(code: string, message: string, requestId: string, para
 
 export function sendError(res: express.Response, requestId: string, error: AppError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  // A route may have set another content type (a file it was about to send) before failing.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.removeHeader('Content-Length');
   res.status(error.status).json(errorBody(error.code, error.message, requestId, error.param));
 }
 

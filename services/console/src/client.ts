@@ -8,6 +8,7 @@ import type {
   ZIntegratorOrg,
   ZItem,
   ZSection,
+  ZUsage,
 } from '@partner/contracts';
 
 export class ConsoleApiError extends Error {
@@ -25,13 +26,14 @@ export class ConsoleClient {
   constructor(private readonly options: { baseUrl: string; adminToken: string }) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const form = body instanceof FormData;
     const res = await fetch(new URL(path, this.options.baseUrl), {
       method,
       headers: {
         authorization: `Bearer ${this.options.adminToken}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     });
     const payload = (await res.json()) as { data?: T; error?: { code: string; message: string } };
     if (!res.ok || payload.error) {
@@ -62,5 +64,14 @@ export class ConsoleClient {
   approveConnectLink = (token: string, restaurantId: string) =>
     this.call<z.infer<typeof ZGrant>>('POST', `/console/connect-links/${token}/approve`, { restaurantId });
   revokeGrant = (id: string) => this.call<z.infer<typeof ZGrant>>('POST', `/console/grants/${id}/revoke`);
+  /** Uploads a model's files (multipart): the item's model ends ready, or the call fails with model_invalid. */
+  uploadModel = (itemId: string, files: { glb: Uint8Array; usdz: Uint8Array; thumbnail: Uint8Array }) => {
+    const form = new FormData();
+    form.append('glb', new Blob([files.glb], { type: 'model/gltf-binary' }), 'dish.glb');
+    form.append('usdz', new Blob([files.usdz], { type: 'model/vnd.usdz+zip' }), 'dish.usdz');
+    form.append('thumbnail', new Blob([files.thumbnail]), 'thumbnail');
+    return this.call<z.infer<typeof ZItem>>('PUT', `/console/items/${itemId}/model`, form);
+  };
+  usage = (restaurantId: string) => this.call<z.infer<typeof ZUsage>>('GET', `/console/restaurants/${restaurantId}/usage`);
   setKillSwitch = (concierge: boolean) => this.call<{ concierge: boolean }>('PUT', '/console/platform/kill-switch', { concierge });
 }

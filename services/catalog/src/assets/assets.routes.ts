@@ -11,6 +11,8 @@ import type { CatalogDeps } from '../deps.js';
  */
 export function registerAssetRoutes(router: Router, deps: CatalogDeps): void {
   const serve = async (req: Request, res: Response) => {
+    // Errors too: a viewer reading `expired_signature` knows to fetch fresh URLs.
+    res.setHeader('Access-Control-Allow-Origin', '*');
     const segments = req.path.slice('/v1/assets/'.length).split('/');
     const now = deps.now();
     const check = deps.signer.check(segments, now);
@@ -21,14 +23,6 @@ export function registerAssetRoutes(router: Router, deps: CatalogDeps): void {
     }
     const size = await deps.storage.size(check.storageKey);
     if (size === null) throw new AppError('not_found', 'No such asset.');
-    const expiresInSeconds = Math.max(0, Number(segments[0]) - Math.floor(now.getTime() / 1000));
-    res.setHeader('Content-Type', ASSET_FILES[check.kind].contentType);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Cache-Control', `public, max-age=${expiresInSeconds}, immutable`);
-    res.setHeader('ETag', `"${segments[2]}"`);
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Accept-Ranges');
-
     let range: { start: number; end: number } | undefined;
     const header = req.headers.range;
     if (header) {
@@ -41,6 +35,13 @@ export function registerAssetRoutes(router: Router, deps: CatalogDeps): void {
       // A malformed header (-2) or several ranges: answer the whole file, as HTTP allows.
       if (parsed !== -2 && parsed.length === 1) range = parsed[0];
     }
+    const expiresInSeconds = Math.max(0, Number(segments[0]) - Math.floor(now.getTime() / 1000));
+    res.setHeader('Content-Type', ASSET_FILES[check.kind].contentType);
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('Cache-Control', `public, max-age=${expiresInSeconds}, immutable`);
+    res.setHeader('ETag', `"${segments[2]}"`);
+    res.setHeader('Access-Control-Expose-Headers', 'Content-Length, Content-Range, Accept-Ranges');
+
     if (range) {
       res.status(206);
       res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
