@@ -58,13 +58,19 @@ describe('GET /v1/partner/items/{id}', () => {
     expect(Object.keys(unreachable.headers).sort()).toEqual(Object.keys(missing.headers).sort());
   });
 
-  it.each([['itm_'], ['itm_has-dash'], ['rst_abcdef'], ['itm_' + 'a'.repeat(200)], ['%00'], ['%F0%9F%8D%95'], ['..%2F..%2Fetc'], ["itm_1'or'1'='1"]])(
-    'an item id shaped like %s is 404 not_found',
-    async (id) => {
-      const { auth } = await restaurantWithKey(stack);
-      expectError(await request(stack.gatewayUrl).get(`/v1/partner/items/${id}`).set(auth), 404, 'not_found');
-    },
-  );
+  it.each([
+    ['itm_'],
+    ['itm_has-dash'],
+    ['rst_abcdef'],
+    ['itm_' + 'a'.repeat(200)],
+    ['%00'],
+    ['%F0%9F%8D%95'],
+    ['..%2F..%2Fetc'],
+    ["itm_1'or'1'='1"],
+  ])('an item id shaped like %s is 404 not_found', async (id) => {
+    const { auth } = await restaurantWithKey(stack);
+    expectError(await request(stack.gatewayUrl).get(`/v1/partner/items/${id}`).set(auth), 404, 'not_found');
+  });
 
   it('a deleted item is 404', async () => {
     const { item, auth } = await itemWithModel();
@@ -88,11 +94,14 @@ describe('signed asset files through the gateway', () => {
   it('serves each file bare, with its content type, CORS and ranges', async () => {
     const { item, auth } = await itemWithModel();
     const { assets } = (await request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth)).body.data;
-    const glb = await request(stack.gatewayUrl).get(pathOf(assets.glbUrl)).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const glb = await request(stack.gatewayUrl)
+      .get(pathOf(assets.glbUrl))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(glb.status).toBe(200);
     expect(glb.headers['content-type']).toBe('model/gltf-binary');
     expect(glb.headers['access-control-allow-origin']).toBe('*');
@@ -108,7 +117,9 @@ describe('signed asset files through the gateway', () => {
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 0-11/${files.glb.length}`);
     expect(part.headers['content-length']).toBe('12');
-    const beyond = await request(stack.gatewayUrl).get(pathOf(assets.glbUrl)).set('Range', `bytes=${files.glb.length + 10}-`);
+    const beyond = await request(stack.gatewayUrl)
+      .get(pathOf(assets.glbUrl))
+      .set('Range', `bytes=${files.glb.length + 10}-`);
     expectError(beyond, 416, 'range_not_satisfiable');
   });
 
@@ -137,7 +148,10 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
     const { data } = zData(ZAssetUrls).parse(res.body);
     expect(data.itemId).toBe(item.id);
     expect(data.glbUrl && data.usdzUrl && data.thumbnailUrl).toBeTruthy();
-    const onlyGlb = await request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).send({ formats: ['glb'] });
+    const onlyGlb = await request(stack.gatewayUrl)
+      .post(`/v1/partner/items/${item.id}/asset-urls`)
+      .set(auth)
+      .send({ formats: ['glb'] });
     expect(onlyGlb.body.data).toMatchObject({ usdzUrl: null, glbUrl: expect.any(String) });
   });
 
@@ -156,7 +170,11 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
     it('replays the first answer for a retry', async () => {
       const { item, auth } = await itemWithModel();
       const post = () =>
-        request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'refresh-1').send({ formats: ['glb'] });
+        request(stack.gatewayUrl)
+          .post(`/v1/partner/items/${item.id}/asset-urls`)
+          .set(auth)
+          .set('Idempotency-Key', 'refresh-1')
+          .send({ formats: ['glb'] });
       const first = await post();
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const second = await post();
@@ -168,9 +186,17 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
     it('refuses the same key for a different request with 409 idempotency_key_conflict', async () => {
       const { item, auth } = await itemWithModel();
       const path = `/v1/partner/items/${item.id}/asset-urls`;
-      await request(stack.gatewayUrl).post(path).set(auth).set('Idempotency-Key', 'k-2').send({ formats: ['glb'] });
+      await request(stack.gatewayUrl)
+        .post(path)
+        .set(auth)
+        .set('Idempotency-Key', 'k-2')
+        .send({ formats: ['glb'] });
       expectError(
-        await request(stack.gatewayUrl).post(path).set(auth).set('Idempotency-Key', 'k-2').send({ formats: ['usdz'] }),
+        await request(stack.gatewayUrl)
+          .post(path)
+          .set(auth)
+          .set('Idempotency-Key', 'k-2')
+          .send({ formats: ['usdz'] }),
         409,
         'idempotency_key_conflict',
       );
@@ -179,12 +205,20 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
     it('runs two concurrent requests with one key once', async () => {
       const { item, auth } = await itemWithModel();
       const path = `/v1/partner/items/${item.id}/asset-urls`;
-      const before = await stack.db.selectFrom('usage_counters').select('used').where('restaurant_id', '=', item.restaurantId).executeTakeFirst();
+      const before = await stack.db
+        .selectFrom('usage_counters')
+        .select('used')
+        .where('restaurant_id', '=', item.restaurantId)
+        .executeTakeFirst();
       const answers = await Promise.all(
         Array.from({ length: 5 }, () => request(stack.gatewayUrl).post(path).set(auth).set('Idempotency-Key', 'same-key').send({})),
       );
       expect(new Set(answers.map((res) => JSON.stringify(res.body))).size).toBe(1);
-      const after = await stack.db.selectFrom('usage_counters').select('used').where('restaurant_id', '=', item.restaurantId).executeTakeFirst();
+      const after = await stack.db
+        .selectFrom('usage_counters')
+        .select('used')
+        .where('restaurant_id', '=', item.restaurantId)
+        .executeTakeFirst();
       expect(after!.used - (before?.used ?? 0)).toBe(1);
     });
 
@@ -195,13 +229,20 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
       const auth = { Authorization: `Bearer ${key.value}` };
       await request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'durable').send({});
       await expect
-        .poll(async () => (await stack.db.selectFrom('idempotency_records').select('state').where('api_key_id', '=', key.id).executeTakeFirst())?.state)
+        .poll(
+          async () =>
+            (await stack.db.selectFrom('idempotency_records').select('state').where('api_key_id', '=', key.id).executeTakeFirst())?.state,
+        )
         .toBe('completed');
     });
 
     it.each([[''], ['x'.repeat(256)], ['tab\there']])('refuses a malformed key %j', async (value) => {
       const { item, auth } = await itemWithModel();
-      const res = await request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', value).send({});
+      const res = await request(stack.gatewayUrl)
+        .post(`/v1/partner/items/${item.id}/asset-urls`)
+        .set(auth)
+        .set('Idempotency-Key', value)
+        .send({});
       expectError(res, 400, 'invalid_request');
     });
   });

@@ -19,7 +19,13 @@ async function kitchen(itemCount = 0) {
   const owner = await restaurantWithKey(stack, { rateLimitPerMin: 100_000 });
   const items = [];
   for (let i = 0; i < itemCount; i++) {
-    items.push(await stack.console.createItem(owner.restaurant.id, { name: `Dish ${i}`, priceCents: 100 + i, status: i % 3 === 0 ? 'draft' : 'published' }));
+    items.push(
+      await stack.console.createItem(owner.restaurant.id, {
+        name: `Dish ${i}`,
+        priceCents: 100 + i,
+        status: i % 3 === 0 ? 'draft' : 'published',
+      }),
+    );
   }
   return { ...owner, items };
 }
@@ -77,7 +83,12 @@ describe('item listing', () => {
   it('filters a full listing by status', async () => {
     const { restaurant, auth, items } = await kitchen(6);
     const drafts = await listAll(auth, restaurant.id, { status: 'draft' });
-    expect(drafts.data.map((item) => item.id).sort()).toEqual(items.filter((item) => item.status === 'draft').map((item) => item.id).sort());
+    expect(drafts.data.map((item) => item.id).sort()).toEqual(
+      items
+        .filter((item) => item.status === 'draft')
+        .map((item) => item.id)
+        .sort(),
+    );
   });
 
   it('a write transaction that began before a poll and commits after it shows up in the next poll', async () => {

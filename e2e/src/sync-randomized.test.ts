@@ -20,7 +20,13 @@ interface Entry {
   name?: string;
 }
 
-async function syncOnce(gatewayUrl: string, auth: Record<string, string>, restaurantId: string, copy: Map<string, Entry>, since: string | null) {
+async function syncOnce(
+  gatewayUrl: string,
+  auth: Record<string, string>,
+  restaurantId: string,
+  copy: Map<string, Entry>,
+  since: string | null,
+) {
   let cursor: string | null = null;
   let windowEnd = since;
   do {
@@ -45,7 +51,7 @@ describe('randomized concurrent sync', () => {
     const { restaurant, auth } = await restaurantWithKey(stack, { rateLimitPerMin: 100_000 });
     const live: string[] = [];
     let seed = 20261122;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let writing = true;
 
     const writer = async (id: number) => {
@@ -53,7 +59,10 @@ describe('randomized concurrent sync', () => {
       while (writing) {
         const roll = random();
         if (roll < 0.45 || live.length < 3) {
-          const item = await stack.console.createItem(restaurant.id, { name: `W${id} dish ${n++}`, priceCents: Math.floor(random() * 5000) });
+          const item = await stack.console.createItem(restaurant.id, {
+            name: `W${id} dish ${n++}`,
+            priceCents: Math.floor(random() * 5000),
+          });
           live.push(item.id);
         } else if (roll < 0.8) {
           const target = live[Math.floor(random() * live.length)]!;
