@@ -1,6 +1,12 @@
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
-import { generateInternalKeyPair, signInternalToken, verifyInternalToken } from './internal-jwt.js';
+import {
+  generateInternalKeyPair,
+  InternalTokenSigner,
+  InternalTokenVerifier,
+  signInternalToken,
+  verifyInternalToken,
+} from './internal-jwt.js';
 import type { Principal } from './principal.js';
 
 const pair = generateInternalKeyPair();
@@ -11,7 +17,6 @@ const principal: Principal = {
   environment: 'live',
   scopes: ['menu:read'],
   owner: { kind: 'restaurant', id: 'rst_abc' },
-  requestId: 'req_abc',
 };
 
 describe('internal JWT', () => {
@@ -32,5 +37,29 @@ describe('internal JWT', () => {
     // The classic confusion attack: HS256 keyed with the public key.
     const forged = jwt.sign({ prn: principal }, pair.publicKey, { algorithm: 'HS256', audience: 'catalog', issuer: 'gateway' });
     expect(() => verifyInternalToken(pair.publicKey, forged, 'catalog')).toThrow();
+  });
+});
+
+describe('token reuse', () => {
+  it('reuses a token for half its lifetime, then issues a new one', () => {
+    let now = Date.now();
+    const signer = new InternalTokenSigner(pair.privateKey, () => now);
+    const first = signer.tokenFor(principal, 'catalog');
+    expect(signer.tokenFor(principal, 'catalog')).toBe(first);
+    expect(signer.tokenFor(principal, 'webhooks')).not.toBe(first);
+    expect(signer.tokenFor({ ...principal, scopes: [] }, 'catalog')).not.toBe(first);
+    now += 31_000;
+    expect(signer.tokenFor(principal, 'catalog')).not.toBe(first);
+  });
+
+  it('remembers a verified token only until it expires, and never a bad one', () => {
+    let now = Date.now();
+    const verifier = new InternalTokenVerifier(pair.publicKey, 'catalog', () => now);
+    const token = signInternalToken(pair.privateKey, principal, 'catalog');
+    expect(verifier.verify(token)).toEqual(principal);
+    expect(verifier.verify(token)).toEqual(principal);
+    now += 61_000;
+    expect(() => verifier.verify(token)).toThrow();
+    expect(() => verifier.verify(`${token}x`)).toThrow();
   });
 });

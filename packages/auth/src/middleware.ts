@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@partner/kit';
-import { INTERNAL_TOKEN_HEADER, verifyInternalToken } from './internal-jwt.js';
+import { INTERNAL_TOKEN_HEADER, InternalTokenVerifier } from './internal-jwt.js';
 import type { KeyPrincipal, Principal } from './principal.js';
 
 declare global {
@@ -17,13 +17,14 @@ declare global {
  * Without one the answer is 401, whatever the route, so a service reached directly reveals nothing.
  */
 export function requireInternalToken(options: { publicKey: string; audience: string }): RequestHandler {
+  const verifier = new InternalTokenVerifier(options.publicKey, options.audience);
   return (req, _res, next) => {
     const token = req.headers[INTERNAL_TOKEN_HEADER];
     if (typeof token !== 'string' || token === '') {
       return next(new AppError('unauthorized', 'This service only accepts requests from the gateway.'));
     }
     try {
-      req.principal = verifyInternalToken(options.publicKey, token, options.audience);
+      req.principal = verifier.verify(token);
     } catch {
       return next(new AppError('unauthorized', 'The internal token is invalid or expired.'));
     }

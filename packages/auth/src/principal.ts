@@ -2,7 +2,10 @@ import type { TEnvironment, TKeyType, TScope } from '@partner/contracts';
 
 export type OwnerRef = { kind: 'restaurant' | 'integrator'; id: string };
 
-/** Who is calling, as the gateway established it. Services trust this and nothing the client sent. */
+/**
+ * Who is calling, as the gateway established it. Services trust this and nothing the client sent.
+ * The request id travels beside it in X-Request-Id, so one token serves every request of a key.
+ */
 export type Principal =
   | {
       kind: 'key';
@@ -11,9 +14,8 @@ export type Principal =
       environment: TEnvironment;
       scopes: TScope[];
       owner: OwnerRef;
-      requestId: string;
     }
-  /** A route that needs no key (signed asset files): the gateway vouches only for the request id. */
-  | { kind: 'public'; requestId: string };
+  /** A route that needs no key (signed asset files). */
+  | { kind: 'public' };
 
 export type KeyPrincipal = Extract<Principal, { kind: 'key' }>;

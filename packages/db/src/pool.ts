@@ -11,6 +11,11 @@ export interface DbOptions {
   url: string;
   max?: number;
   applicationName?: string;
+  /**
+   * false: commits return before their WAL reaches disk. For services whose writes are counters and
+   * caches (a Postgres crash may forget the last fraction of a second of them, never corrupt them).
+   */
+  synchronousCommit?: boolean;
 }
 
 export function createDb(options: DbOptions): Db {
@@ -19,6 +24,7 @@ export function createDb(options: DbOptions): Db {
     max: options.max ?? 10,
     application_name: options.applicationName,
     idleTimeoutMillis: 30_000,
+    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -9,3 +9,4 @@ export * from './asset-signing.js';
 export * from './billing-period.js';
 export * from './idempotency.js';
 export * from './storage.js';
+export * from './usage-meter.js';

@@ -4,7 +4,9 @@ import type { CatalogConfig } from './config.js';
 import { startTombstonePurge } from './items/tombstone-purge.js';
 
 export async function startCatalog(config: CatalogConfig): Promise<StartedService> {
-  const { deps, close } = await createServiceDeps('catalog', config);
+  // The catalog writes only usage counters and idempotency records: commits need not wait for the disk
+  // (a Postgres crash may forget the last fraction of a second of counts; docs/decisions.md).
+  const { deps, close } = await createServiceDeps('catalog', config, { synchronousCommit: false });
   const app = createApp({
     ...deps,
     internalPublicKey: config.internalPublicKey,

@@ -1,3 +1,4 @@
+import { InternalTokenSigner } from '@partner/auth';
 import { createDb } from '@partner/db';
 import { connectRedis, createLogger } from '@partner/kit';
 import { KeyCache, subscribeToInvalidations } from './auth/key-cache.js';
@@ -20,7 +21,7 @@ export async function createDeps(config: GatewayConfig): Promise<{ deps: Gateway
     keyCache,
     rateLimiter: new RateLimiter(redis, config.redisPrefix),
     proxy,
-    jwtPrivateKey: config.jwtPrivateKey,
+    tokens: new InternalTokenSigner(config.jwtPrivateKey),
     docsUrl: config.docsUrl,
     maxBodyBytes: config.maxBodyBytes,
     now: () => new Date(),

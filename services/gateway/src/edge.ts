@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { signInternalToken, INTERNAL_TOKEN_HEADER, type Principal } from '@partner/auth';
+import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal } from '@partner/auth';
 import { AppError } from '@partner/kit';
 import { authenticate, type AuthenticatedKey } from './auth/authenticate.js';
 import type { KeyCache } from './auth/key-cache.js';
@@ -14,7 +14,7 @@ export interface EdgeDeps {
   keyCache: KeyCache;
   rateLimiter: RateLimiter;
   proxy: ServiceProxy;
-  jwtPrivateKey: string;
+  tokens: InternalTokenSigner;
   docsUrl: string;
   maxBodyBytes: number;
   now: () => Date;
@@ -39,7 +39,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
     }
     const service = route.target.service;
     await deps.proxy.forward(service, req, res, {
-      [INTERNAL_TOKEN_HEADER]: signInternalToken(deps.jwtPrivateKey, principal, service),
+      [INTERNAL_TOKEN_HEADER]: deps.tokens.tokenFor(principal, service),
       'x-request-id': req.requestId,
     });
   };
@@ -55,7 +55,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
 
     const match = router.match(atPath, req.method);
     if (match.kind === 'found' && match.route.access.kind === 'public') {
-      return dispatch(match.route, { kind: 'public', requestId: req.requestId }, null, req, res);
+      return dispatch(match.route, { kind: 'public' }, null, req, res);
     }
     if (!path.startsWith('/v1/partner/')) return next();
 
@@ -91,7 +91,6 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
       environment: key.environment,
       scopes: key.key.scopes as Extract<Principal, { kind: 'key' }>['scopes'],
       owner: { kind: key.owner.kind, id: key.owner.id },
-      requestId: req.requestId,
     };
     return dispatch(match.route, principal, key, req, res);
   };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ItemRow } from '../schema.js';
 import type { Executor } from './executor.js';
+import type { Owner } from './restaurants.js';
 
 export interface ItemPage {
   restaurantId: string;
@@ -30,16 +31,41 @@ export async function listItemsInWindow(db: Executor, page: ItemPage): Promise<I
   return query.orderBy('updated_at').orderBy('id').limit(page.limit).execute();
 }
 
-/** Live item with the currency of its restaurant, in one query. */
-export async function findLiveItemWithRestaurant(db: Executor, id: string) {
-  return db
+/**
+ * A live item the owner reaches, with what entitlement checks need of its restaurant and the
+ * integrator's grant scopes (null for the restaurant's own keys): one query on the item-detail path.
+ */
+export async function findLiveItemForOwner(db: Executor, owner: Owner, id: string) {
+  const base = db
     .selectFrom('items')
-    .innerJoin('restaurants', 'restaurants.id', 'items.restaurant_id')
+    .innerJoin('restaurants as r', 'r.id', 'items.restaurant_id')
     .selectAll('items')
-    .select('restaurants.currency')
+    .select(['r.currency', 'r.subscription_status', 'r.partner_api_addon', 'r.billing_anchor', 'r.monthly_quota', 'r.overage_budget'])
     .where('items.id', '=', id)
-    .where('items.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('items.deleted_at', 'is', null);
+  const row =
+    owner.kind === 'restaurant'
+      ? await base
+          .select(sql<string[] | null>`null`.as('grant_scopes'))
+          .where('items.restaurant_id', '=', owner.id)
+          .executeTakeFirst()
+      : await base
+          .innerJoin('grants as g', (join) =>
+            join
+              .onRef('g.restaurant_id', '=', 'items.restaurant_id')
+              .on('g.integrator_org_id', '=', owner.id)
+              .on('g.status', '=', 'active'),
+          )
+          .select('g.scopes as grant_scopes')
+          .executeTakeFirst();
+  if (!row) return undefined;
+  const { currency, subscription_status, partner_api_addon, billing_anchor, monthly_quota, overage_budget, grant_scopes, ...item } = row;
+  return {
+    item,
+    currency,
+    restaurant: { id: item.restaurant_id, subscription_status, partner_api_addon, billing_anchor, monthly_quota, overage_budget },
+    grantScopes: grant_scopes as string[] | null,
+  };
 }
 
 /** Published items of a restaurant, in section order then name, for the menu. */

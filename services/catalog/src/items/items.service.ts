@@ -1,17 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { KeyPrincipal } from '@partner/auth';
 import { isId, type TAssetUrls, type TAssets, type TItem, type TItemDetail, type TTombstone } from '@partner/contracts';
-import {
-  closeSyncWindow,
-  findLiveItemWithRestaurant,
-  iso,
-  listItemsInWindow,
-  presentItem,
-  type ItemRow,
-  type RestaurantRow,
-} from '@partner/db';
+import { closeSyncWindow, findLiveItemForOwner, iso, listItemsInWindow, presentItem, type ItemRow } from '@partner/db';
 import { AppError } from '@partner/kit';
-import { decodeCursor, encodeCursor, meterApiRequest, requireRestaurantAccess } from '@partner/platform';
+import { decodeCursor, encodeCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
 import { TOMBSTONE_RETENTION_MS } from './tombstone-purge.js';
 
@@ -95,14 +87,14 @@ export async function listItems(
     });
   }
   if (query.updatedAfter && query.updatedAfter.getTime() < now.getTime() - TOMBSTONE_RETENTION_MS) {
-    await meterApiRequest(deps.db, principal, restaurant, now);
+    await meterApiRequest(deps.usageMeter, principal, restaurant, now);
     return { data: [], meta: { nextCursor: null, syncWindowStart, syncWindowEnd: syncWindowStart!, fullResyncRequired: true } };
   }
 
   let windowEnd = cursor?.windowEnd ?? (await closeSyncWindow(deps.db, restaurantId));
   // A client already at (or past) the database clock: an empty window that does not move it back.
   if (query.updatedAfter && query.updatedAfter >= windowEnd) windowEnd = query.updatedAfter;
-  await meterApiRequest(deps.db, principal, restaurant, now);
+  await meterApiRequest(deps.usageMeter, principal, restaurant, now);
 
   const rows = await listItemsInWindow(deps.db, {
     restaurantId,
@@ -127,22 +119,16 @@ export async function listItems(
 const noSuchItem = () => new AppError('not_found', 'No such item.');
 
 /**
- * The item and its restaurant, if the key reaches it with `scope`. A missing item and one the key
- * cannot reach answer the very same 404 (spec 4.4).
+ * The item, if the key reaches it with assets:read (one query), metered. A missing item and one the
+ * key cannot reach answer the very same 404 (spec 4.4).
  */
 async function requireItemAccess(deps: CatalogDeps, principal: KeyPrincipal, itemId: string) {
   if (!isId('itm', itemId)) throw noSuchItem();
-  const item = await findLiveItemWithRestaurant(deps.db, itemId);
-  if (!item) throw noSuchItem();
-  let restaurant: RestaurantRow;
-  try {
-    restaurant = await requireRestaurantAccess(deps.db, principal, item.restaurant_id, 'assets:read');
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not_found') throw noSuchItem();
-    throw err;
-  }
-  await meterApiRequest(deps.db, principal, restaurant, deps.now());
-  return { item, restaurant };
+  const found = await findLiveItemForOwner(deps.db, principal.owner, itemId);
+  if (!found) throw noSuchItem();
+  requireEntitlement(found.restaurant, found.grantScopes, 'assets:read');
+  await meterApiRequest(deps.usageMeter, principal, found.restaurant, deps.now());
+  return found;
 }
 
 function signAssets(deps: CatalogDeps, item: ItemRow, formats: ('usdz' | 'glb')[]): TAssets | null {
@@ -158,8 +144,8 @@ function signAssets(deps: CatalogDeps, item: ItemRow, formats: ('usdz' | 'glb')[
 }
 
 export async function getItemDetail(deps: CatalogDeps, principal: KeyPrincipal, itemId: string): Promise<TItemDetail> {
-  const { item } = await requireItemAccess(deps, principal, itemId);
-  return { ...presentItem(item, item.currency), assets: signAssets(deps, item, ['usdz', 'glb']) };
+  const { item, currency } = await requireItemAccess(deps, principal, itemId);
+  return { ...presentItem(item, currency), assets: signAssets(deps, item, ['usdz', 'glb']) };
 }
 
 /** Fresh signed URLs for an item whose model is ready (DESIGN.md section 4). */

@@ -31,7 +31,7 @@ export async function getMenu(
   const etag = `"${createHash('sha256').update(JSON.stringify(version)).digest('base64url').slice(0, 27)}"`;
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { notModified: true, etag };
 
-  await meterApiRequest(deps.db, principal, restaurant, deps.now());
+  await meterApiRequest(deps.usageMeter, principal, restaurant, deps.now());
   const [sections, items] = await Promise.all([listSections(deps.db, restaurantId), listPublishedItems(deps.db, restaurantId)]);
   const present = (list: typeof items) => list.map((row) => presentItem(row, restaurant.currency));
   const known = new Set(sections.map((section) => section.id));

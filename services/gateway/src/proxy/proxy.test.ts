@@ -107,6 +107,33 @@ describe('ServiceProxy', () => {
     await expect(closed).resolves.toBeUndefined();
   });
 
+  it('survives many clients leaving mid-response (a late abort never crashes the process)', async () => {
+    const errors: unknown[] = [];
+    const onError = (err: unknown) => errors.push(err);
+    process.on('uncaughtException', onError);
+    try {
+      const origin = await upstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const timer = setInterval(() => res.write(Buffer.alloc(64 * 1024)), 1);
+        res.on('close', () => clearInterval(timer));
+      });
+      const gateway = await gatewayTo(origin);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const controller = new AbortController();
+          setTimeout(() => controller.abort(), 5 + i);
+          return fetch(`http://127.0.0.1:${gateway.port}/big`, { signal: controller.signal })
+            .then((res) => res.arrayBuffer())
+            .catch(() => undefined);
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  });
+
   it('answers 503 service_unavailable when the service cannot be reached', async () => {
     const gateway = await gatewayTo('http://127.0.0.1:9');
     const res = await fetch(`http://127.0.0.1:${gateway.port}/anything`);

@@ -78,11 +78,13 @@ export class ServiceProxy {
     }
     res.status(upstream.statusCode);
     res.flushHeaders();
+    // pipeline destroys both streams if either fails; an error the body raises after that (an abort
+    // arriving late) must not go unheard, or it would take the process down.
+    upstream.body.on('error', () => {});
     try {
       await pipeline(upstream.body, res);
     } catch {
-      // The client left or the service dropped mid-stream; either way the response is over.
-      upstream.body.destroy();
+      // The client left or the service dropped mid-stream; either way this response is over.
     } finally {
       res.off('close', onClose);
     }

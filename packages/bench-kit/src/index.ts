@@ -1,0 +1,140 @@
+import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { generateApiKey } from '@partner/auth';
+import { createDb, insertApiKey, insertRestaurant, migrateToLatest, type Db } from '@partner/db';
+
+// What every benchmark of ours needs: a fresh migrated database, a restaurant with a live key that
+// no limit stops, service processes pinned to a core, and autocannon runs summarised by medians.
+
+const execFileAsync = promisify(execFile);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const benchRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface BenchDatabase {
+  url: string;
+  db: Db;
+  drop(): Promise<void>;
+}
+
+export async function createBenchDatabase(): Promise<BenchDatabase> {
+  const name = `ptr_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`create database ${name}`);
+  const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  const db = createDb({ url, max: 4 });
+  const migrated = await migrateToLatest(db);
+  if (migrated.error) throw migrated.error;
+  return {
+    url,
+    db,
+    drop: async () => {
+      await db.destroy();
+      await admin(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+/** A restaurant and a live secret key with limits high enough that the run measures the path, not a 429. */
+export async function seedUnlimitedKey(db: Db, scopes: string[]) {
+  const restaurant = await insertRestaurant(db, {
+    id: `rst_bench${randomBytes(8).toString('hex')}`,
+    name: 'Bench Bistro',
+    slug: `bench-${randomBytes(4).toString('hex')}`,
+    currency: 'USD',
+    public_menu_url: null,
+    house_notes: null,
+    concierge_display_name: null,
+    concierge_welcome_message: null,
+    monthly_quota: 2_000_000_000,
+  });
+  const key = generateApiKey('secret', 'live');
+  await insertApiKey(db, {
+    id: `key_bench${randomBytes(8).toString('hex')}`,
+    key_hash: key.hash,
+    prefix: key.prefix,
+    last4: key.last4,
+    type: 'secret',
+    environment: 'live',
+    name: 'bench',
+    scopes,
+    rate_limit_per_min: 1_000_000_000,
+    allowed_origins: [],
+    restaurant_id: restaurant.id,
+    integrator_org_id: null,
+  });
+  return { restaurant, auth: { authorization: `Bearer ${key.value}` } };
+}
+
+/** A service process from its built `main.js`; BENCH_PROFILE=1 writes CPU profiles to /tmp/prof. */
+export function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
+  return fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
+}
+
+/** Every thread of a server process onto one core; run the load generator itself on the other. */
+export const pinToCore = async (child: ChildProcess, core: number): Promise<void> => {
+  await execFileAsync('taskset', ['-a', '-p', '-c', String(core), String(child.pid)]);
+};
+
+export async function stopProcesses(children: ChildProcess[]): Promise<void> {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+}
+
+export async function waitUntilUp(url: string, headers: Record<string, string> = {}): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url, { headers })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export interface HttpFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** One autocannon run: 50 connections by default, no pipelining. */
+export async function measureHttp(
+  url: string,
+  options: { headers?: Record<string, string>; connections?: number; durationSeconds: number },
+): Promise<HttpFigures> {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 50,
+    pipelining: 1,
+    duration: options.durationSeconds,
+    headers: options.headers ?? {},
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export function medianFigures(runs: HttpFigures[]): HttpFigures {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
