@@ -67,7 +67,8 @@ const gateway = startProcess(here('../../gateway/dist/main.js'), {
 });
 const base = 'http://127.0.0.1:18080/v1/partner';
 await waitUntilUp(`${base}/restaurants`, auth);
-await Promise.all([pinToCore(catalog, 0), pinToCore(gateway, 0)]);
+// BENCH_NO_PIN=1 leaves the servers to the scheduler (the load generator stays on core 1).
+if (!process.env.BENCH_NO_PIN) await Promise.all([pinToCore(catalog, 0), pinToCore(gateway, 0)]);
 
 /** A full sync as a client runs it: follow nextCursor until null. */
 async function syncThroughGateway(): Promise<{ items: number; seconds: number }> {
