@@ -1,5 +1,6 @@
 import { ConsoleClient } from '@partner/console/client';
 import { randomBytes } from 'node:crypto';
+import { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from '@partner/sample-dish';
 
 export interface DemoState {
   restaurantId: string;
@@ -56,9 +57,14 @@ export async function seedDemo(options: {
     houseNotes: 'Kitchen closes at 22:00. We can make most dishes without gluten; ask your server.',
   });
   await client.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
+  // Every dish gets the sample plate as its 3D model, so item detail and the viewer have something to show.
+  const model = { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng() };
   for (const [position, section] of SECTIONS.entries()) {
     const created = await client.createSection(restaurant.id, { name: section.name, position });
-    for (const item of section.items) await client.createItem(restaurant.id, { ...item, sectionId: created.id });
+    for (const item of section.items) {
+      const dish = await client.createItem(restaurant.id, { ...item, sectionId: created.id });
+      await client.uploadModel(dish.id, model);
+    }
   }
   const secret = await client.createKey({ restaurantId: restaurant.id, type: 'secret', environment: 'test', name: 'Local demo (secret)' });
   const publishable = await client.createKey({
