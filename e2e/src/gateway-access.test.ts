@@ -130,18 +130,23 @@ describe('suspension', () => {
     const { restaurant, auth } = await restaurantWithKey(stack);
     expect((await request(stack.gatewayUrl).get('/v1/partner/me').set(auth)).status).toBe(200);
     await stack.console.updateRestaurant(restaurant.id, { suspended: true });
-    const res = await request(stack.gatewayUrl).get('/v1/partner/restaurants').set(auth);
+    // Replicas learn of it over pub/sub: within a second, not necessarily before the next request.
+    const list = () => request(stack.gatewayUrl).get('/v1/partner/restaurants').set(auth);
+    await expect.poll(async () => (await list()).status, { timeout: 1000, interval: 10 }).toBe(403);
+    const res = await list();
     expectError(res, 403, 'account_suspended');
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
     await stack.console.updateRestaurant(restaurant.id, { suspended: false });
-    expect((await request(stack.gatewayUrl).get('/v1/partner/restaurants').set(auth)).status).toBe(200);
+    await expect.poll(async () => (await list()).status, { timeout: 1000, interval: 10 }).toBe(200);
   });
 
   it('a suspended integrator answers 403 account_suspended and works again when lifted', async () => {
     const { org, auth } = await integratorWithKey(stack);
     await stack.console.updateIntegrator(org.id, { suspended: true });
-    expectError(await request(stack.gatewayUrl).get('/v1/partner/me').set(auth), 403, 'account_suspended');
+    const me = () => request(stack.gatewayUrl).get('/v1/partner/me').set(auth);
+    await expect.poll(async () => (await me()).status, { timeout: 1000, interval: 10 }).toBe(403);
+    expectError(await me(), 403, 'account_suspended');
     await stack.console.updateIntegrator(org.id, { suspended: false });
-    expect((await request(stack.gatewayUrl).get('/v1/partner/me').set(auth)).status).toBe(200);
+    await expect.poll(async () => (await me()).status, { timeout: 1000, interval: 10 }).toBe(200);
   });
 });

@@ -12,7 +12,7 @@ import { useTestDatabase } from '@partner/db/testing';
 import { loadGatewayConfig, startGateway } from '@partner/gateway';
 import { connectRedis, type RedisClient } from '@partner/kit';
 import { loadServiceConfig, type StartedService } from '@partner/platform';
-import { startWebhooks } from '@partner/webhooks';
+import { loadWebhooksConfig, startWebhooks } from '@partner/webhooks';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -36,7 +36,9 @@ export interface Stack {
  * The whole platform in this process, each service on its own port, wired exactly as `main.ts` wires
  * it (configuration parsed from an environment), on a fresh database and a Redis key prefix of its own.
  */
-export async function startStack(options: { gateways?: number; gatewayEnv?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(
+  options: { gateways?: number; gatewayEnv?: Record<string, string>; webhooksEnv?: Record<string, string> } = {},
+): Promise<Stack> {
   const database = await useTestDatabase();
   const redisPrefix = `t${randomBytes(4).toString('hex')}:`;
   const jwt = generateInternalKeyPair();
@@ -66,7 +68,9 @@ export async function startStack(options: { gateways?: number; gatewayEnv?: Reco
 
   const consoleService = track(await startConsole(loadConsoleConfig(env)));
   const catalog = track(await startCatalog(loadCatalogConfig(env)));
-  const webhooks = track(await startWebhooks(loadServiceConfig(env, 'WEBHOOKS_PORT', 0)));
+  // Tests drive the dispatcher themselves unless they ask for the running loop.
+  const webhooksEnv = { WEBHOOK_DISPATCHER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ...options.webhooksEnv };
+  const webhooks = track(await startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
   const concierge = track(await startConcierge(loadServiceConfig(env, 'CONCIERGE_PORT', 0)));
   const serviceUrls = { catalog: url(catalog), webhooks: url(webhooks), concierge: url(concierge) };
   const gateways: StartedService[] = [];

@@ -15,3 +15,4 @@ export * from './queries/sync.js';
 export * from './queries/usage.js';
 export type * from './schema.js';
 export * from './errors.js';
+export * from './queries/webhooks.js';

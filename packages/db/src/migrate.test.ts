@@ -25,7 +25,7 @@ describe('migrateToLatest', () => {
     expect(a.error).toBeUndefined();
     expect(b.error).toBeUndefined();
     const applied = [...(a.results ?? []), ...(b.results ?? [])].filter((r) => r.status === 'Success');
-    expect(applied.map((r) => r.migrationName)).toEqual(['2026-11-22-foundation', '2026-11-23-catalog']);
+    expect(applied.map((r) => r.migrationName)).toEqual(['2026-11-22-foundation', '2026-11-23-catalog', '2026-11-24-webhooks']);
 
     const again = await migrateToLatest(first);
     expect(again.error).toBeUndefined();

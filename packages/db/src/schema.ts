@@ -124,6 +124,7 @@ export interface OutboxEventsTable {
   integrator_org_id: string | null;
   data: ColumnType<unknown, string, string>;
   created_at: CreatedAt;
+  fanned_out_at: NullableTimestamp;
 }
 
 export interface IdempotencyRecordsTable {
@@ -147,6 +148,49 @@ export interface UsageCountersTable {
   used: Generated<number>;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  owner_kind: 'restaurant' | 'integrator';
+  owner_id: string;
+  url: string;
+  enabled_events: string[];
+  description: string | null;
+  status: Generated<'active' | 'disabled'>;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed' | 'expired' | 'skipped';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  event_type: string;
+  endpoint_id: string;
+  attempt: number;
+  status: DeliveryStatus;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: CreatedAt;
+  next_attempt_at: NullableTimestamp;
+  claimed_until: NullableTimestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  owner_kind: string;
+  owner_id: string;
+  kind: string;
+  message: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   sections: SectionsTable;
@@ -159,6 +203,9 @@ export interface Database {
   outbox_events: OutboxEventsTable;
   idempotency_records: IdempotencyRecordsTable;
   usage_counters: UsageCountersTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  notifications: NotificationsTable;
 }
 
 export type RestaurantRow = Selectable<RestaurantsTable>;
@@ -175,3 +222,5 @@ export type GrantRow = Selectable<GrantsTable>;
 export type ConnectLinkRow = Selectable<ConnectLinksTable>;
 export type OutboxEventRow = Selectable<OutboxEventsTable>;
 export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

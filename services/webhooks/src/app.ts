@@ -1,9 +1,10 @@
 import type { Express } from 'express';
-import { createInternalServiceApp, type ServiceDeps } from '@partner/platform';
+import { createInternalServiceApp } from '@partner/platform';
+import { registerDeliveryRoutes } from './deliveries/deliveries.routes.js';
+import type { WebhooksDeps } from './deps.js';
+import { registerEndpointRoutes } from './endpoints/endpoints.routes.js';
 
-export interface WebhooksDeps extends ServiceDeps {
-  internalPublicKey: string;
-}
+export type { WebhooksDeps } from './deps.js';
 
 export function createApp(deps: WebhooksDeps): Express {
   return createInternalServiceApp({
@@ -11,6 +12,9 @@ export function createApp(deps: WebhooksDeps): Express {
     logger: deps.logger,
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
-    register: () => {},
+    register: (router) => {
+      registerEndpointRoutes(router, deps);
+      registerDeliveryRoutes(router, deps);
+    },
   });
 }

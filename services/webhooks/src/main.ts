@@ -1,7 +1,7 @@
 import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
-import { loadServiceConfig } from '@partner/platform';
+import { loadWebhooksConfig } from './config.js';
 import { startWebhooks } from './server.js';
 
-const service = await startWebhooks(loadConfigOrExit(() => loadServiceConfig(process.env, 'WEBHOOKS_PORT', 8082)));
+const service = await startWebhooks(loadConfigOrExit(() => loadWebhooksConfig(process.env)));
 service.logger.info({ port: service.port }, 'webhooks listening');
 shutdownOnSignals({ logger: service.logger, stop: service.stop });

@@ -1,0 +1,278 @@
+import { sql } from 'kysely';
+import type { DeliveryStatus, OutboxEventRow, WebhookDeliveryRow, WebhookEndpointRow } from '../schema.js';
+import type { Executor } from './executor.js';
+import type { Owner } from './restaurants.js';
+
+export async function insertWebhookEndpoint(
+  db: Executor,
+  row: { id: string; owner: Owner; url: string; enabledEvents: string[]; description: string | null; secret: string },
+): Promise<WebhookEndpointRow> {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: row.id,
+      owner_kind: row.owner.kind,
+      owner_id: row.owner.id,
+      url: row.url,
+      enabled_events: row.enabledEvents,
+      description: row.description,
+      secret: row.secret,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An endpoint of this owner; another owner's endpoint is as missing as a deleted one. */
+export async function findOwnedWebhookEndpoint(db: Executor, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findWebhookEndpoint(db: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export async function listOwnedWebhookEndpoints(db: Executor, owner: Owner): Promise<WebhookEndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function updateWebhookEndpoint(
+  db: Executor,
+  id: string,
+  changes: Partial<
+    Pick<
+      WebhookEndpointRow,
+      | 'url'
+      | 'enabled_events'
+      | 'description'
+      | 'status'
+      | 'disabled_reason'
+      | 'secret'
+      | 'previous_secret'
+      | 'previous_secret_expires_at'
+      | 'deleted_at'
+    >
+  >,
+): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Events not yet fanned out, oldest first, locked for this dispatcher (others skip them). */
+export async function lockEventsToFanOut(tx: Executor, limit: number): Promise<OutboxEventRow[]> {
+  return tx
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('fanned_out_at', 'is', null)
+    .orderBy('seq')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export interface FanOutTarget {
+  endpoint_id: string;
+  endpoint_status: 'active' | 'disabled';
+  restaurant_lapsed: boolean;
+}
+
+/**
+ * The endpoints an event goes to: the restaurant's own, and those of integrators holding an active
+ * grant on it; `grant.*` events go to the integrator they concern only. Each with its event filter.
+ */
+export async function findFanOutTargets(tx: Executor, event: OutboxEventRow): Promise<FanOutTarget[]> {
+  const { rows } = await sql<FanOutTarget>`
+    select e.id as endpoint_id, e.status as endpoint_status,
+           coalesce(r.subscription_status <> 'active' or not r.partner_api_addon, false) as restaurant_lapsed
+    from webhook_endpoints e
+    left join restaurants r on r.id = ${event.restaurant_id}
+    where e.deleted_at is null
+      and (e.enabled_events @> array['*'] or e.enabled_events @> array[${event.type}])
+      and (
+        case when ${event.integrator_org_id}::text is not null
+          then e.owner_kind = 'integrator' and e.owner_id = ${event.integrator_org_id}
+          else (e.owner_kind = 'restaurant' and e.owner_id = ${event.restaurant_id})
+            or (e.owner_kind = 'integrator' and e.owner_id in (
+                 select g.integrator_org_id from grants g where g.restaurant_id = ${event.restaurant_id} and g.status = 'active'))
+        end
+      )
+    order by e.id
+  `.execute(tx);
+  return rows;
+}
+
+export async function insertDeliveries(
+  tx: Executor,
+  rows: {
+    id: string;
+    event_id: string;
+    event_type: string;
+    endpoint_id: string;
+    attempt: number;
+    status: DeliveryStatus;
+    next_attempt_at: Date | null;
+    created_at?: Date;
+  }[],
+): Promise<void> {
+  if (rows.length) await tx.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+export async function markEventsFannedOut(tx: Executor, seqs: number[], at: Date): Promise<void> {
+  if (seqs.length) await tx.updateTable('outbox_events').set({ fanned_out_at: at }).where('seq', 'in', seqs).execute();
+}
+
+/**
+ * Leases due attempts to this dispatcher. Rows leased by a dispatcher that died come back when the
+ * lease runs out, so every attempt is made at least once.
+ */
+export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, limit: number): Promise<WebhookDeliveryRow[]> {
+  const { rows } = await sql<WebhookDeliveryRow & { seq: number }>`
+    with picked as (
+      select d.id, o.seq from webhook_deliveries d join outbox_events o on o.id = d.event_id
+      where d.status = 'pending' and d.next_attempt_at <= ${now} and (d.claimed_until is null or d.claimed_until < ${now})
+      order by d.next_attempt_at, o.seq
+      limit ${limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
+    from picked where d.id = picked.id
+    returning d.*, picked.seq
+  `.execute(db);
+  // UPDATE ... RETURNING keeps no order: restore the due order (time, then the event's place in the outbox).
+  rows.sort((a, b) => a.next_attempt_at!.getTime() - b.next_attempt_at!.getTime() || a.seq - b.seq);
+  return rows.map(({ seq: _seq, ...row }) => row);
+}
+
+export async function findOutboxEvent(db: Executor, eventId: string): Promise<OutboxEventRow | undefined> {
+  return db.selectFrom('outbox_events').selectAll().where('id', '=', eventId).executeTakeFirst();
+}
+
+export async function recordDeliveryOutcome(
+  tx: Executor,
+  id: string,
+  outcome: { status: DeliveryStatus; responseStatus: number | null; durationMs: number | null; error: string | null },
+): Promise<void> {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.status,
+      response_status: outcome.responseStatus,
+      duration_ms: outcome.durationMs,
+      error: outcome.error,
+      next_attempt_at: null,
+      claimed_until: null,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Held deliveries of restaurants active again become due, in their original order. */
+export async function releaseHeldDeliveries(db: Executor, now: Date): Promise<number> {
+  const result = await sql`
+    update webhook_deliveries d set status = 'pending', next_attempt_at = ${now}
+    from webhook_endpoints e, outbox_events o, restaurants r
+    where d.status = 'held' and e.id = d.endpoint_id and o.id = d.event_id and r.id = o.restaurant_id
+      and r.subscription_status = 'active' and r.partner_api_addon
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Held longer than the hold window: given up, visible as expired in the delivery log. */
+export async function expireHeldDeliveries(db: Executor, olderThan: Date): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'expired' })
+    .where('status', '=', 'held')
+    .where('created_at', '<', olderThan)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface DeliveryFilter {
+  endpointId?: string;
+  eventId?: string;
+  eventType?: string;
+  status?: DeliveryStatus;
+}
+
+/** Deliveries of an owner's endpoints, newest first, keyset-paginated on (created_at, id). */
+export async function listOwnedDeliveries(
+  db: Executor,
+  owner: Owner | null,
+  filter: DeliveryFilter,
+  page: { before: { createdAt: Date; id: string } | null; limit: number },
+): Promise<WebhookDeliveryRow[]> {
+  let query = db.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id').selectAll('d');
+  if (owner) query = query.where('e.owner_kind', '=', owner.kind).where('e.owner_id', '=', owner.id);
+  if (filter.endpointId) query = query.where('d.endpoint_id', '=', filter.endpointId);
+  if (filter.eventId) query = query.where('d.event_id', '=', filter.eventId);
+  if (filter.eventType) query = query.where('d.event_type', '=', filter.eventType);
+  if (filter.status) query = query.where('d.status', '=', filter.status);
+  if (page.before) {
+    const { createdAt, id } = page.before;
+    query = query.where(sql<boolean>`(d.created_at, d.id) < (${createdAt}, ${id})`);
+  }
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.limit).execute();
+}
+
+export async function findOwnedDelivery(db: Executor, owner: Owner | null, id: string): Promise<WebhookDeliveryRow | undefined> {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .where('d.id', '=', id)
+    .where('e.deleted_at', 'is', null);
+  if (owner) query = query.where('e.owner_kind', '=', owner.kind).where('e.owner_id', '=', owner.id);
+  return query.executeTakeFirst();
+}
+
+export async function insertNotification(
+  db: Executor,
+  row: { owner_kind: string; owner_id: string; kind: string; message: string },
+): Promise<void> {
+  await db.insertInto('notifications').values(row).execute();
+}
+
+/** Whether the endpoint acknowledged any delivery since `since` (an endpoint that did is not dead). */
+export async function endpointSucceededSince(db: Executor, endpointId: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'succeeded')
+    .where('created_at', '>=', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findFirstAttempt(db: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}

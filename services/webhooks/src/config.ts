@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { parseEnv, zBoolFlag } from '@partner/kit';
+import { loadServiceConfig } from '@partner/platform';
+
+const ZWebhooksEnv = z.object({
+  /** HMAC key for pagination cursors of the delivery log; every webhooks replica must share it. */
+  CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** true only for local development and tests: allows http and private, loopback or link-local targets. */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: zBoolFlag,
+  /** First retry delay; later ones double (60, 120, ... 3840 s by default). Fractions for tests. */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
+  /** false: this process serves the API only and leaves delivering to other replicas. */
+  WEBHOOK_DISPATCHER_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1'),
+});
+
+export function loadWebhooksConfig(env: Record<string, string | undefined>) {
+  const own = parseEnv(ZWebhooksEnv, env);
+  return {
+    ...loadServiceConfig(env, 'WEBHOOKS_PORT', 8082),
+    cursorSecret: own.CURSOR_SIGNING_SECRET,
+    allowPrivateTargets: own.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    retryBaseMs: own.WEBHOOK_RETRY_BASE_SECONDS * 1000,
+    dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,
+  };
+}
+export type WebhooksConfig = ReturnType<typeof loadWebhooksConfig>;

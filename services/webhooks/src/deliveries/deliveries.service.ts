@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { TWebhookDelivery } from '@partner/contracts';
+import {
+  findOwnedDelivery,
+  findWebhookEndpoint,
+  insertDeliveries,
+  iso,
+  listOwnedDeliveries,
+  type DeliveryFilter,
+  type Executor,
+  type Owner,
+  type WebhookDeliveryRow,
+} from '@partner/db';
+import { AppError, newId } from '@partner/kit';
+import { decodeCursor, encodeCursor } from '@partner/platform';
+
+export const presentDelivery = (row: WebhookDeliveryRow): TWebhookDelivery => ({
+  id: row.id,
+  eventId: row.event_id,
+  eventType: row.event_type as TWebhookDelivery['eventType'],
+  endpointId: row.endpoint_id,
+  attempt: row.attempt,
+  status: row.status,
+  responseStatus: row.response_status,
+  durationMs: row.duration_ms,
+  error: row.error,
+  createdAt: iso(row.created_at),
+  nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
+});
+
+const filterHash = (filter: DeliveryFilter) =>
+  createHash('sha256')
+    .update(JSON.stringify([filter.endpointId ?? null, filter.eventId ?? null, filter.eventType ?? null, filter.status ?? null]))
+    .digest('base64url')
+    .slice(0, 16);
+
+/**
+ * The delivery log of an owner (null: every owner, for the dashboard), newest first. Cursors are bound
+ * to the owner and the filters like every cursor of ours.
+ */
+export async function listDeliveries(
+  deps: { db: Executor; cursorSecret: string },
+  owner: Owner | null,
+  query: DeliveryFilter & { limit: number; cursor?: string },
+) {
+  const { limit, cursor, ...filter } = query;
+  const binding = { l: 'deliveries', o: owner?.id ?? '*', f: filterHash(filter) };
+  let before: { createdAt: Date; id: string } | null = null;
+  if (cursor) {
+    const payload = decodeCursor(deps.cursorSecret, cursor);
+    if (payload.l !== binding.l || payload.o !== binding.o || typeof payload.t !== 'string' || typeof payload.i !== 'string') {
+      throw new AppError('invalid_cursor', 'This cursor belongs to another listing. Pass meta.nextCursor exactly as returned.', {
+        param: 'cursor',
+      });
+    }
+    if (payload.f !== binding.f) {
+      throw new AppError(
+        'cursor_filter_mismatch',
+        'This cursor was issued for other filters. Repeat the filters of the first page with it.',
+        {
+          param: 'cursor',
+        },
+      );
+    }
+    before = { createdAt: new Date(payload.t), id: payload.i };
+  }
+  const rows = await listOwnedDeliveries(deps.db, owner, filter, { before, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > limit && last ? encodeCursor(deps.cursorSecret, { ...binding, t: iso(last.created_at), i: last.id }) : null;
+  return { data: page.map(presentDelivery), meta: { nextCursor } };
+}
+
+/** Sends the same event again (same evt_ id) as a new delivery, attempt 1, due now. */
+export async function resendDelivery(deps: { db: Executor; now: () => Date }, owner: Owner | null, id: string) {
+  const original = await findOwnedDelivery(deps.db, owner, id);
+  if (!original) throw new AppError('not_found', 'No such webhook delivery.');
+  const endpoint = await findWebhookEndpoint(deps.db, original.endpoint_id);
+  if (!endpoint || endpoint.status !== 'active') {
+    throw new AppError('conflict', 'The endpoint is disabled. Re-enable it, then resend.');
+  }
+  const now = deps.now();
+  const row = {
+    id: newId('whd'),
+    event_id: original.event_id,
+    event_type: original.event_type,
+    endpoint_id: original.endpoint_id,
+    attempt: 1,
+    status: 'pending' as const,
+    next_attempt_at: now,
+    created_at: now,
+  };
+  await insertDeliveries(deps.db, [row]);
+  return presentDelivery({ ...row, response_status: null, duration_ms: null, error: null, claimed_until: null });
+}

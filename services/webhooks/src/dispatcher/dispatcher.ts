@@ -1,0 +1,193 @@
+import { signatureHeader } from '@partner/sdk';
+import {
+  claimDueDeliveries,
+  endpointSucceededSince,
+  expireHeldDeliveries,
+  findFanOutTargets,
+  findFirstAttempt,
+  findOutboxEvent,
+  findWebhookEndpoint,
+  insertDeliveries,
+  insertNotification,
+  iso,
+  lockEventsToFanOut,
+  markEventsFannedOut,
+  recordDeliveryOutcome,
+  releaseHeldDeliveries,
+  updateWebhookEndpoint,
+  type Db,
+  type Executor,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from '@partner/db';
+import { newId, type Logger } from '@partner/kit';
+import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
+import type { WebhookSender } from './sender.js';
+
+export interface DispatcherOptions {
+  db: Db;
+  logger: Logger;
+  sender: WebhookSender;
+  now: () => Date;
+  retryBaseMs: number;
+  /** How long an attempt is leased to this dispatcher; longer than the 10-second timeout. */
+  leaseMs?: number;
+  batchSize?: number;
+  concurrency?: number;
+  holdMs?: number;
+}
+
+const HOLD_MS = 72 * 3600 * 1000;
+
+/**
+ * Outbox → deliveries → attempts. Each step locks only what it takes (SKIP LOCKED), so several
+ * dispatchers share the work without sending one attempt twice; an attempt leased by a dispatcher that
+ * died becomes due again when its lease runs out, so nothing is lost (at-least-once, spec 6.2).
+ */
+export class Dispatcher {
+  private running = false;
+  private stopped: Promise<void> | null = null;
+
+  constructor(private readonly options: DispatcherOptions) {}
+
+  /** One round of every step; returns how much it did, so a loop knows whether to go again at once. */
+  async tick(): Promise<{ fannedOut: number; attempted: number }> {
+    const now = this.options.now();
+    const fannedOut = await this.fanOut(now);
+    await releaseHeldDeliveries(this.options.db, now);
+    await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
+    const attempted = await this.deliverDue(now);
+    return { fannedOut, attempted };
+  }
+
+  /** Runs ticks until stopped: again at once while there is work, otherwise after `idleMs`. */
+  start(idleMs = 100): void {
+    if (this.running) return;
+    this.running = true;
+    this.stopped = (async () => {
+      while (this.running) {
+        try {
+          const { fannedOut, attempted } = await this.tick();
+          if (fannedOut + attempted === 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
+        } catch (err) {
+          this.options.logger.error({ err }, 'dispatcher tick failed');
+          await new Promise((resolve) => setTimeout(resolve, idleMs * 10));
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.stopped;
+  }
+
+  private async fanOut(now: Date): Promise<number> {
+    return this.options.db.transaction().execute(async (tx) => {
+      const events = await lockEventsToFanOut(tx, this.options.batchSize ?? 200);
+      for (const event of events) {
+        const targets = await findFanOutTargets(tx, event);
+        await insertDeliveries(
+          tx,
+          targets.map((target) => {
+            // Disabled endpoints keep a skipped row (resendable after re-enabling); lapsed restaurants hold.
+            const status = target.endpoint_status === 'disabled' ? 'skipped' : target.restaurant_lapsed ? 'held' : 'pending';
+            return {
+              id: newId('whd'),
+              event_id: event.id,
+              event_type: event.type,
+              endpoint_id: target.endpoint_id,
+              attempt: 1,
+              status,
+              next_attempt_at: status === 'pending' ? now : null,
+              created_at: now,
+            };
+          }),
+        );
+      }
+      await markEventsFannedOut(
+        tx,
+        events.map((event) => event.seq),
+        now,
+      );
+      return events.length;
+    });
+  }
+
+  private async deliverDue(now: Date): Promise<number> {
+    const claimed = await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200);
+    // Endpoints in parallel, each endpoint's attempts one after another in event order (a receiver
+    // sees a restaurant's changes in the order they happened, held ones included).
+    const byEndpoint = new Map<string, WebhookDeliveryRow[]>();
+    for (const delivery of claimed) byEndpoint.set(delivery.endpoint_id, [...(byEndpoint.get(delivery.endpoint_id) ?? []), delivery]);
+    const queues = [...byEndpoint.values()];
+    let next = 0;
+    const worker = async () => {
+      while (next < queues.length) for (const delivery of queues[next++]!) await this.attempt(delivery);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 64, queues.length) }, worker));
+    return claimed.length;
+  }
+
+  private async attempt(delivery: WebhookDeliveryRow): Promise<void> {
+    const { db, sender } = this.options;
+    const endpoint = await findWebhookEndpoint(db, delivery.endpoint_id);
+    const event = await findOutboxEvent(db, delivery.event_id);
+    if (!endpoint || endpoint.status !== 'active' || !event) {
+      const reason = !endpoint ? 'endpoint deleted' : !event ? 'event missing' : 'endpoint disabled';
+      await recordDeliveryOutcome(db, delivery.id, { status: 'skipped', responseStatus: null, durationMs: null, error: reason });
+      return;
+    }
+    const now = this.options.now();
+    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: iso(event.created_at), data: event.data });
+    const secrets = [endpoint.secret];
+    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now) {
+      secrets.push(endpoint.previous_secret);
+    }
+    const outcome = await sender.send(endpoint.url, body, {
+      'x-service-event': event.type,
+      'x-service-delivery': delivery.id,
+      'x-service-signature': signatureHeader(secrets, Math.floor(now.getTime() / 1000), body),
+    });
+    const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
+    if (outcome.ok) {
+      await recordDeliveryOutcome(db, delivery.id, { status: 'succeeded', ...recorded });
+      return;
+    }
+    await db.transaction().execute(async (tx) => {
+      await recordDeliveryOutcome(tx, delivery.id, { status: 'failed', ...recorded });
+      if (outcome.status === 410) return this.disable(tx, endpoint, 'The endpoint answered 410 Gone.');
+      const delay = retryDelayMs(delivery.attempt, this.options.retryBaseMs);
+      if (delay !== null) {
+        const at = new Date(this.options.now().getTime() + withRetryAfter(delay, outcome.retryAfterMs));
+        await insertDeliveries(tx, [
+          {
+            id: newId('whd'),
+            event_id: delivery.event_id,
+            event_type: delivery.event_type,
+            endpoint_id: delivery.endpoint_id,
+            attempt: delivery.attempt + 1,
+            status: 'pending',
+            next_attempt_at: at,
+            created_at: this.options.now(),
+          },
+        ]);
+        return;
+      }
+      const first = await findFirstAttempt(tx, delivery.event_id, delivery.endpoint_id);
+      if (first && (await endpointSucceededSince(tx, endpoint.id, first.created_at))) return;
+      await this.disable(tx, endpoint, `Event ${event.id} failed all 8 delivery attempts (last: ${outcome.error ?? 'no answer'}).`);
+    });
+  }
+
+  private async disable(tx: Executor, endpoint: WebhookEndpointRow, reason: string) {
+    await updateWebhookEndpoint(tx, endpoint.id, { status: 'disabled', disabled_reason: reason });
+    await insertNotification(tx, {
+      owner_kind: endpoint.owner_kind,
+      owner_id: endpoint.owner_id,
+      kind: 'webhook_endpoint_disabled',
+      message: `Webhook endpoint ${endpoint.url} was disabled: ${reason} Re-enable it once it answers, then resend what it missed.`,
+    });
+    this.options.logger.warn({ endpointId: endpoint.id, owner: endpoint.owner_id, reason }, 'webhook endpoint disabled; owner notified');
+  }
+}

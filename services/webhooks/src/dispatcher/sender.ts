@@ -1,0 +1,70 @@
+import { Agent, request } from 'undici';
+import { checkTargetUrl, safeLookup, type TargetPolicy } from '../targets/target-policy.js';
+
+export interface SendOutcome {
+  ok: boolean;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  /** From a Retry-After header on 429 or 503. */
+  retryAfterMs: number | null;
+}
+
+const TIMEOUT_MS = 10_000;
+
+function parseRetryAfter(value: string | string[] | undefined): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  if (/^\d+$/.test(raw)) return Number(raw) * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/**
+ * POSTs one attempt: the target checked again, its name resolved once and the socket opened to the
+ * address that passed, a fresh connection per attempt, 10 seconds at most, redirects not followed,
+ * any 2xx an acknowledgement.
+ */
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly policy: TargetPolicy) {
+    this.agent = new Agent({
+      connect: { lookup: safeLookup(policy), timeout: TIMEOUT_MS },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+  }
+
+  async send(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      checkTargetUrl(url, this.policy);
+      const res = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
+        body,
+        reset: true,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      return {
+        ok,
+        status: res.statusCode,
+        durationMs: elapsed(),
+        error: ok ? null : `HTTP ${res.statusCode}`,
+        retryAfterMs: res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : null,
+      };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return { ok: false, status: null, durationMs: elapsed(), error: message.slice(0, 500), retryAfterMs: null };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}

@@ -1,0 +1,42 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { keyPrincipal } from '@partner/auth';
+import { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
+import { parseWith } from '@partner/kit';
+import type { WebhooksDeps } from '../deps.js';
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, patchEndpoint, rotateSecret } from './endpoints.service.js';
+
+const ZRotate = z.strictObject({
+  overlapSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .optional(),
+});
+
+export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void {
+  const base = '/v1/partner/webhook-endpoints';
+  router.post(base, async (req, res) => {
+    res
+      .status(201)
+      .json({ data: await createEndpoint(deps, keyPrincipal(req.principal), parseWith(ZCreateWebhookEndpoint, req.body, 'body')) });
+  });
+  router.get(base, async (req, res) => {
+    res.json({ data: await listEndpoints(deps, keyPrincipal(req.principal)), meta: { nextCursor: null } });
+  });
+  router.get(`${base}/:id`, async (req, res) => {
+    res.json({ data: await getEndpoint(deps, keyPrincipal(req.principal), req.params.id) });
+  });
+  router.patch(`${base}/:id`, async (req, res) => {
+    const body = parseWith(ZUpdateWebhookEndpoint, req.body, 'body');
+    res.json({ data: await patchEndpoint(deps, keyPrincipal(req.principal), req.params.id, body) });
+  });
+  router.delete(`${base}/:id`, async (req, res) => {
+    res.json({ data: await deleteEndpoint(deps, keyPrincipal(req.principal), req.params.id) });
+  });
+  router.post(`${base}/:id/rotate-secret`, async (req, res) => {
+    const body = parseWith(ZRotate, req.body ?? {}, 'body');
+    res.json({ data: await rotateSecret(deps, keyPrincipal(req.principal), req.params.id, body.overlapSeconds) });
+  });
+}

@@ -1,0 +1,103 @@
+import type { z } from 'zod';
+import type { KeyPrincipal } from '@partner/auth';
+import type { TWebhookEndpoint, ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
+import {
+  findOwnedWebhookEndpoint,
+  insertWebhookEndpoint,
+  iso,
+  listOwnedWebhookEndpoints,
+  updateWebhookEndpoint,
+  type WebhookEndpointRow,
+} from '@partner/db';
+import { AppError, newId, randomBase62 } from '@partner/kit';
+import type { WebhooksDeps } from '../deps.js';
+import { checkTargetResolves, checkTargetUrl, TargetRefused } from '../targets/target-policy.js';
+
+/** How long the previous secret keeps signing after a rotation, unless the caller says otherwise. */
+const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
+
+export const presentEndpoint = (row: WebhookEndpointRow): TWebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  enabledEvents: row.enabled_events as TWebhookEndpoint['enabledEvents'],
+  description: row.description,
+  status: row.status,
+  disabledReason: row.disabled_reason,
+  createdAt: iso(row.created_at),
+});
+
+const newSecret = () => `whsec_${randomBase62(32)}`;
+const noSuchEndpoint = () => new AppError('not_found', 'No such webhook endpoint.');
+
+async function checkTarget(deps: WebhooksDeps, raw: string): Promise<string> {
+  try {
+    const url = checkTargetUrl(raw, deps.targets);
+    await checkTargetResolves(url, deps.targets);
+    return url.toString();
+  } catch (err) {
+    if (err instanceof TargetRefused) throw new AppError('invalid_request', `${err.message}.`, { param: 'url' });
+    throw err;
+  }
+}
+
+export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, body: z.infer<typeof ZCreateWebhookEndpoint>) {
+  const url = await checkTarget(deps, body.url);
+  const row = await insertWebhookEndpoint(deps.db, {
+    id: newId('we'),
+    owner: principal.owner,
+    url,
+    enabledEvents: [...new Set(body.enabledEvents)],
+    description: body.description ?? null,
+    secret: newSecret(),
+  });
+  return { ...presentEndpoint(row), secret: row.secret };
+}
+
+export async function getEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
+  const row = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
+  if (!row) throw noSuchEndpoint();
+  return presentEndpoint(row);
+}
+
+export async function listEndpoints(deps: WebhooksDeps, principal: KeyPrincipal) {
+  return (await listOwnedWebhookEndpoints(deps.db, principal.owner)).map(presentEndpoint);
+}
+
+export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string, body: z.infer<typeof ZUpdateWebhookEndpoint>) {
+  const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
+  if (!existing) throw noSuchEndpoint();
+  const row = await updateWebhookEndpoint(deps.db, id, {
+    url: body.url === undefined ? undefined : await checkTarget(deps, body.url),
+    enabled_events: body.enabledEvents ? [...new Set(body.enabledEvents)] : undefined,
+    description: body.description,
+    // Re-enabling clears the reason; deliveries skipped meanwhile can be resent from the log.
+    ...(body.status === 'active' ? { status: 'active' as const, disabled_reason: null } : {}),
+  });
+  if (!row) throw noSuchEndpoint();
+  return presentEndpoint(row);
+}
+
+export async function deleteEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
+  const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
+  if (!existing) throw noSuchEndpoint();
+  await updateWebhookEndpoint(deps.db, id, { deleted_at: new Date() });
+  return { id, deleted: true as const };
+}
+
+/** A new secret, shown once; the old one keeps signing beside it for the overlap. */
+export async function rotateSecret(
+  deps: WebhooksDeps,
+  principal: KeyPrincipal,
+  id: string,
+  overlapSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS,
+) {
+  const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
+  if (!existing) throw noSuchEndpoint();
+  const row = await updateWebhookEndpoint(deps.db, id, {
+    secret: newSecret(),
+    previous_secret: overlapSeconds > 0 ? existing.secret : null,
+    previous_secret_expires_at: overlapSeconds > 0 ? new Date(deps.now().getTime() + overlapSeconds * 1000) : null,
+  });
+  if (!row) throw noSuchEndpoint();
+  return { ...presentEndpoint(row), secret: row.secret };
+}
