@@ -298,3 +298,53 @@ describe('GET /v1/partner/webhook-deliveries', () => {
     await receiver.close();
   });
 });
+
+describe('grant events and the dashboard', () => {
+  it('sends grant.activated and grant.revoked to the integrator concerned, not to the restaurant', async () => {
+    const receiver = await startReceiver();
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    const integrator = await integratorWithKey(stack);
+    await register(integrator.auth, { url: `${receiver.url}?integrator` });
+    await register(auth, { url: `${receiver.url}?restaurant` });
+    const grant = await grantAccess(stack, integrator.org.id, restaurant.id);
+    await stack.console.revokeGrant(grant.id);
+    await stack.console.revokeGrant(grant.id); // idempotent: no second event
+    const { dispatcher, close } = dispatcherWithClock();
+    await dispatcher.tick();
+    await close();
+    const events = receiver.received.map((hit) => JSON.parse(hit.body));
+    expect(events.map((event) => event.type)).toEqual(['grant.activated', 'grant.revoked']);
+    for (const event of events) {
+      expect(ZEvent.parse(event).data).toEqual({ grantId: grant.id, restaurantId: restaurant.id, integratorOrgId: integrator.org.id });
+    }
+    await receiver.close();
+  });
+
+  it("lists any owner's deliveries, resends and re-enables from console", async () => {
+    const receiver = await startReceiver(() => 410);
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    const endpoint = (await register(auth, { url: receiver.url })).body.data;
+    await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
+    const { clock, dispatcher, close } = dispatcherWithClock();
+    await dispatcher.tick();
+    const admin = { Authorization: `Bearer ${stack.adminToken}` };
+    const log = await request(stack.consoleUrl).get('/console/webhook-deliveries').query({ endpointId: endpoint.id }).set(admin);
+    expect(log.body.data).toEqual([expect.objectContaining({ endpointId: endpoint.id, status: 'failed', responseStatus: 410 })]);
+    expectError(
+      await request(stack.consoleUrl).post(`/console/webhook-deliveries/${log.body.data[0].id}/resend`).set(admin),
+      409,
+      'conflict',
+    );
+    const enabled = await request(stack.consoleUrl).post(`/console/webhook-endpoints/${endpoint.id}/enable`).set(admin);
+    expect(enabled.body.data).toMatchObject({ status: 'active', disabledReason: null });
+    const resent = await request(stack.consoleUrl).post(`/console/webhook-deliveries/${log.body.data[0].id}/resend`).set(admin);
+    expect(resent.status).toBe(201);
+    clock.now = Date.now() + 1000;
+    await dispatcher.tick();
+    await close();
+    expect(receiver.received).toHaveLength(2);
+    expect(JSON.parse(receiver.received[1]!.body).id).toBe(log.body.data[0].eventId);
+    expectError(await request(stack.consoleUrl).post('/console/webhook-endpoints/we_nope/enable').set(admin), 404, 'not_found');
+    await receiver.close();
+  });
+});

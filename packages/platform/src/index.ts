@@ -10,3 +10,4 @@ export * from './billing-period.js';
 export * from './idempotency.js';
 export * from './storage.js';
 export * from './usage-meter.js';
+export * from './webhook-records.js';

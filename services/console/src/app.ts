@@ -8,6 +8,7 @@ import { registerMenuRoutes } from './menu/menu.routes.js';
 import { registerModelRoutes } from './models/models.routes.js';
 import { registerPlatformSettingsRoutes } from './platform-settings/platform-settings.routes.js';
 import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
+import { registerWebhookRoutes } from './webhooks/webhooks.routes.js';
 
 /** The dashboard's backend (DESIGN.md section 7): admin token, JSON, the Partner API's envelopes. */
 export function createApp(deps: ConsoleDeps): Express {
@@ -23,6 +24,7 @@ export function createApp(deps: ConsoleDeps): Express {
       registerIntegratorRoutes(router, deps);
       registerKeyRoutes(router, deps);
       registerPlatformSettingsRoutes(router, deps);
+      registerWebhookRoutes(router, deps);
     },
   });
 }

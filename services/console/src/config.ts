@@ -14,6 +14,8 @@ const ZConsoleEnv = ZCommonEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }).extend({
     .int()
     .positive()
     .default(50 * 1024 * 1024),
+  /** Signs the dashboard's delivery-log cursors (the same secret as the services' is fine). */
+  CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
 });
 
 export function loadConsoleConfig(env: Record<string, string | undefined>) {
@@ -28,6 +30,7 @@ export function loadConsoleConfig(env: Record<string, string | undefined>) {
     publicUrl: parsed.CONSOLE_PUBLIC_URL,
     assetStorageDir: parsed.ASSET_STORAGE_DIR,
     maxModelBytes: parsed.MODEL_MAX_BYTES,
+    cursorSecret: parsed.CURSOR_SIGNING_SECRET,
   };
 }
 export type ConsoleConfig = ReturnType<typeof loadConsoleConfig>;

@@ -12,4 +12,5 @@ export interface ConsoleDeps {
   now: () => Date;
   storage: AssetStorage;
   maxModelBytes: number;
+  cursorSecret: string;
 }

@@ -18,6 +18,7 @@ export async function startConsole(config: ConsoleConfig): Promise<StartedServic
     now: () => new Date(),
     storage: new LocalDirectoryStorage(config.assetStorageDir),
     maxModelBytes: config.maxModelBytes,
+    cursorSecret: config.cursorSecret,
   });
   const closeDeps = async () => {
     await Promise.all([db.destroy(), redis.quit()]);

@@ -9,6 +9,8 @@ const ZWebhooksEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: zBoolFlag,
   /** First retry delay; later ones double (60, 120, ... 3840 s by default). Fractions for tests. */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
+  /** How long a dispatcher holds an attempt before another may take it (a crashed one's come back then). */
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().min(11).max(3600).default(60),
   /** false: this process serves the API only and leaves delivering to other replicas. */
   WEBHOOK_DISPATCHER_ENABLED: z
     .enum(['true', 'false', '1', '0'])
@@ -23,6 +25,7 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     cursorSecret: own.CURSOR_SIGNING_SECRET,
     allowPrivateTargets: own.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     retryBaseMs: own.WEBHOOK_RETRY_BASE_SECONDS * 1000,
+    leaseMs: own.WEBHOOK_LEASE_SECONDS * 1000,
     dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,
   };
 }

@@ -11,7 +11,14 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
   if (targets.allowPrivate) deps.logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for local development and tests only');
   const app = createApp({ ...deps, internalPublicKey: config.internalPublicKey, cursorSecret: config.cursorSecret, targets });
   const sender = new WebhookSender(targets);
-  const dispatcher = new Dispatcher({ db: deps.db, logger: deps.logger, sender, now: deps.now, retryBaseMs: config.retryBaseMs });
+  const dispatcher = new Dispatcher({
+    db: deps.db,
+    logger: deps.logger,
+    sender,
+    now: deps.now,
+    retryBaseMs: config.retryBaseMs,
+    leaseMs: config.leaseMs,
+  });
   if (config.dispatcherEnabled) dispatcher.start();
   return startWith(
     {

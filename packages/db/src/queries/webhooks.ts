@@ -142,6 +142,30 @@ export async function markEventsFannedOut(tx: Executor, seqs: number[], at: Date
 }
 
 /**
+ * Attempts whose lease ran out were taken by a dispatcher that died before recording an answer: the
+ * request may or may not have reached the receiver. Each is closed as failed and replaced by a new
+ * attempt row (a new delivery id, due now), so every delivery id a receiver sees is one send.
+ */
+export async function replaceAbandonedAttempts(db: Executor, now: Date): Promise<number> {
+  const result = await sql`
+    with abandoned as (
+      update webhook_deliveries set status = 'failed', claimed_until = null, next_attempt_at = null,
+             error = 'interrupted: the dispatcher stopped before it recorded an answer'
+      where id in (
+        select id from webhook_deliveries
+        where status = 'pending' and claimed_until is not null and claimed_until < ${now}
+        for update skip locked
+      )
+      returning event_id, event_type, endpoint_id, attempt
+    )
+    insert into webhook_deliveries (id, event_id, event_type, endpoint_id, attempt, status, next_attempt_at, created_at)
+    select 'whd_' || replace(gen_random_uuid()::text, '-', ''), event_id, event_type, endpoint_id, attempt, 'pending', ${now}, ${now}
+    from abandoned
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
  * Leases due attempts to this dispatcher. Rows leased by a dispatcher that died come back when the
  * lease runs out, so every attempt is made at least once.
  */
@@ -149,7 +173,7 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
   const { rows } = await sql<WebhookDeliveryRow & { seq: number }>`
     with picked as (
       select d.id, o.seq from webhook_deliveries d join outbox_events o on o.id = d.event_id
-      where d.status = 'pending' and d.next_attempt_at <= ${now} and (d.claimed_until is null or d.claimed_until < ${now})
+      where d.status = 'pending' and d.next_attempt_at <= ${now} and d.claimed_until is null
       order by d.next_attempt_at, o.seq
       limit ${limit}
       for update of d skip locked

@@ -11,12 +11,14 @@ import {
   findRestaurantById,
   insertConnectLink,
   insertGrant,
+  insertOutboxEvent,
   insertIntegratorOrg,
   isUniqueViolation,
   iso,
   revokeGrant,
   updateGrantScopes,
   updateIntegratorOrg,
+  type Executor,
   type GrantRow,
   type IntegratorOrgRow,
 } from '@partner/db';
@@ -104,15 +106,31 @@ export async function approveConnectLink(deps: ConsoleDeps, token: string, body:
       integrator_org_id: link.integrator_org_id,
       scopes: link.scopes,
     });
+    await recordGrantEvent(tx, 'grant.activated', grant);
     return presentGrant(grant);
   });
 }
 
-/** Revoking is idempotent: a grant already revoked is returned as it is. */
+/** Revoking is idempotent: a grant already revoked is returned as it is (and no second event). */
 export async function revokeGrantById(deps: ConsoleDeps, id: string) {
-  const revoked = await revokeGrant(deps.db, id, deps.now());
+  const revoked = await deps.db.transaction().execute(async (tx) => {
+    const row = await revokeGrant(tx, id, deps.now());
+    if (row) await recordGrantEvent(tx, 'grant.revoked', row);
+    return row;
+  });
   if (revoked) return presentGrant(revoked);
   const current = await findGrantById(deps.db, id);
   if (!current) throw new AppError('not_found', 'No such grant.');
   return presentGrant(current);
+}
+
+/** grant.* events go to the integrator they concern, written with the change (spec 6.1). */
+async function recordGrantEvent(tx: Executor, type: 'grant.activated' | 'grant.revoked', grant: GrantRow): Promise<void> {
+  await insertOutboxEvent(tx, {
+    id: newId('evt'),
+    type,
+    restaurantId: grant.restaurant_id,
+    integratorOrgId: grant.integrator_org_id,
+    data: { grantId: grant.id, restaurantId: grant.restaurant_id, integratorOrgId: grant.integrator_org_id },
+  });
 }

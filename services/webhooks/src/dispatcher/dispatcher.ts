@@ -14,6 +14,7 @@ import {
   markEventsFannedOut,
   recordDeliveryOutcome,
   releaseHeldDeliveries,
+  replaceAbandonedAttempts,
   updateWebhookEndpoint,
   type Db,
   type Executor,
@@ -42,7 +43,7 @@ const HOLD_MS = 72 * 3600 * 1000;
 /**
  * Outbox → deliveries → attempts. Each step locks only what it takes (SKIP LOCKED), so several
  * dispatchers share the work without sending one attempt twice; an attempt leased by a dispatcher that
- * died becomes due again when its lease runs out, so nothing is lost (at-least-once, spec 6.2).
+ * died is replaced by a new one when its lease runs out, so nothing is lost (at-least-once, spec 6.2).
  */
 export class Dispatcher {
   private running = false;
@@ -56,6 +57,7 @@ export class Dispatcher {
     const fannedOut = await this.fanOut(now);
     await releaseHeldDeliveries(this.options.db, now);
     await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
+    await replaceAbandonedAttempts(this.options.db, now);
     const attempted = await this.deliverDue(now);
     return { fannedOut, attempted };
   }

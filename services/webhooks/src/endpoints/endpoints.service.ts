@@ -1,30 +1,14 @@
 import type { z } from 'zod';
 import type { KeyPrincipal } from '@partner/auth';
-import type { TWebhookEndpoint, ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
-import {
-  findOwnedWebhookEndpoint,
-  insertWebhookEndpoint,
-  iso,
-  listOwnedWebhookEndpoints,
-  updateWebhookEndpoint,
-  type WebhookEndpointRow,
-} from '@partner/db';
+import type { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
+import { findOwnedWebhookEndpoint, insertWebhookEndpoint, listOwnedWebhookEndpoints, updateWebhookEndpoint } from '@partner/db';
 import { AppError, newId, randomBase62 } from '@partner/kit';
+import { presentWebhookEndpoint } from '@partner/platform';
 import type { WebhooksDeps } from '../deps.js';
 import { checkTargetResolves, checkTargetUrl, TargetRefused } from '../targets/target-policy.js';
 
 /** How long the previous secret keeps signing after a rotation, unless the caller says otherwise. */
 const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
-
-export const presentEndpoint = (row: WebhookEndpointRow): TWebhookEndpoint => ({
-  id: row.id,
-  url: row.url,
-  enabledEvents: row.enabled_events as TWebhookEndpoint['enabledEvents'],
-  description: row.description,
-  status: row.status,
-  disabledReason: row.disabled_reason,
-  createdAt: iso(row.created_at),
-});
 
 const newSecret = () => `whsec_${randomBase62(32)}`;
 const noSuchEndpoint = () => new AppError('not_found', 'No such webhook endpoint.');
@@ -50,17 +34,17 @@ export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal
     description: body.description ?? null,
     secret: newSecret(),
   });
-  return { ...presentEndpoint(row), secret: row.secret };
+  return { ...presentWebhookEndpoint(row), secret: row.secret };
 }
 
 export async function getEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
   const row = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!row) throw noSuchEndpoint();
-  return presentEndpoint(row);
+  return presentWebhookEndpoint(row);
 }
 
 export async function listEndpoints(deps: WebhooksDeps, principal: KeyPrincipal) {
-  return (await listOwnedWebhookEndpoints(deps.db, principal.owner)).map(presentEndpoint);
+  return (await listOwnedWebhookEndpoints(deps.db, principal.owner)).map(presentWebhookEndpoint);
 }
 
 export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string, body: z.infer<typeof ZUpdateWebhookEndpoint>) {
@@ -74,7 +58,7 @@ export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal,
     ...(body.status === 'active' ? { status: 'active' as const, disabled_reason: null } : {}),
   });
   if (!row) throw noSuchEndpoint();
-  return presentEndpoint(row);
+  return presentWebhookEndpoint(row);
 }
 
 export async function deleteEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
@@ -99,5 +83,5 @@ export async function rotateSecret(
     previous_secret_expires_at: overlapSeconds > 0 ? new Date(deps.now().getTime() + overlapSeconds * 1000) : null,
   });
   if (!row) throw noSuchEndpoint();
-  return { ...presentEndpoint(row), secret: row.secret };
+  return { ...presentWebhookEndpoint(row), secret: row.secret };
 }

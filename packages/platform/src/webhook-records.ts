@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TWebhookDelivery } from '@partner/contracts';
+import type { TWebhookDelivery, TWebhookEndpoint } from '@partner/contracts';
 import {
   findOwnedDelivery,
   findWebhookEndpoint,
@@ -10,9 +10,34 @@ import {
   type Executor,
   type Owner,
   type WebhookDeliveryRow,
+  type WebhookEndpointRow,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
-import { decodeCursor, encodeCursor } from '@partner/platform';
+import { z } from 'zod';
+import { ZDeliveryStatus, ZEventType, zId } from '@partner/contracts';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { zCursorParam, zLimit } from './pagination.js';
+
+// Webhook records as both the Partner API (an owner's own) and the dashboard (console, any owner) show them.
+
+export const ZDeliveryQuery = z.strictObject({
+  limit: zLimit,
+  cursor: zCursorParam,
+  endpointId: zId('we').optional(),
+  eventId: zId('evt').optional(),
+  eventType: ZEventType.optional(),
+  status: ZDeliveryStatus.optional(),
+});
+
+export const presentWebhookEndpoint = (row: WebhookEndpointRow): TWebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  enabledEvents: row.enabled_events as TWebhookEndpoint['enabledEvents'],
+  description: row.description,
+  status: row.status,
+  disabledReason: row.disabled_reason,
+  createdAt: iso(row.created_at),
+});
 
 export const presentDelivery = (row: WebhookDeliveryRow): TWebhookDelivery => ({
   id: row.id,

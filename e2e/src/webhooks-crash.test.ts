@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateInternalKeyPair } from '@partner/auth';
+import { insertRestaurant, insertWebhookEndpoint } from '@partner/db';
+import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
+import { REDIS_URL } from './stack.js';
+import { startReceiver } from './webhook-receiver.js';
+
+// The dispatcher as production runs it (`node dist/main.js`), killed with SIGKILL in the middle of a
+// burst and started again: every event must still reach the receiver.
+const main = fileURLToPath(new URL('../../services/webhooks/dist/main.js', import.meta.url));
+
+let database: TestDatabase;
+const children: ReturnType<typeof spawn>[] = [];
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await database.drop();
+});
+
+function startDispatcher() {
+  const child = spawn(process.execPath, [main], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `crash${randomBytes(3).toString('hex')}:`,
+      INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey,
+      CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      WEBHOOKS_PORT: String(30_000 + Math.floor(Math.random() * 20_000)),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_LEASE_SECONDS: '11',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  return child;
+}
+
+describe('dispatcher crash', () => {
+  it('a dispatcher killed with SIGKILL during a burst of 1,000 events loses none of them', async () => {
+    const receiver = await startReceiver();
+    const restaurant = await insertRestaurant(database.db, {
+      id: 'rst_crash000000000000000000',
+      name: 'Crash Cafe',
+      slug: 'crash-cafe',
+      currency: 'USD',
+      public_menu_url: null,
+      house_notes: null,
+      concierge_display_name: null,
+      concierge_welcome_message: null,
+    });
+    await insertWebhookEndpoint(database.db, {
+      id: 'we_crash0000000000000000000',
+      owner: { kind: 'restaurant', id: restaurant.id },
+      url: receiver.url,
+      enabledEvents: ['*'],
+      description: null,
+      secret: 'whsec_crash',
+    });
+    const eventIds = Array.from({ length: 1000 }, (_, i) => `evt_crash${String(i).padStart(6, '0')}`);
+    await database.db
+      .insertInto('outbox_events')
+      .values(
+        eventIds.map((id, i) => ({
+          id,
+          type: 'item.updated',
+          restaurant_id: restaurant.id,
+          data: JSON.stringify({ itemId: `itm_crash${i}`, restaurantId: restaurant.id, itemSlug: `dish-${i}`, itemName: `Dish ${i}` }),
+        })),
+      )
+      .execute();
+
+    const first = startDispatcher();
+    const deadline = Date.now() + 20_000;
+    while (receiver.received.length < 150 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    const atKill = receiver.received.length;
+    expect(atKill).toBeGreaterThan(0);
+    expect(atKill).toBeLessThan(1000);
+
+    startDispatcher();
+    const seen = () => new Set(receiver.received.map((hit) => JSON.parse(hit.body).id as string));
+    const finish = Date.now() + 45_000;
+    while (seen().size < 1000 && Date.now() < finish) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect([...seen()].sort()).toEqual(eventIds);
+    // Redelivered events carry the same evt_ id; each attempt its own delivery id.
+    const deliveryIds = receiver.received.map((hit) => hit.headers['x-service-delivery']);
+    expect(new Set(deliveryIds).size).toBe(deliveryIds.length);
+    await receiver.close();
+  }, 70_000);
+});
