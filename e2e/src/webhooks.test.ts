@@ -116,7 +116,7 @@ describe('delivery', () => {
   it('retries on the schedule (60 s doubling, 8 attempts), then disables the endpoint and notifies the owner', async () => {
     const receiver = await startReceiver(() => 500);
     const { restaurant, auth } = await restaurantWithKey(stack);
-    const endpoint = (await register(auth, { url: receiver.url })).body.data;
+    const endpoint = (await register(auth, { url: receiver.url, enabledEvents: ['item.created'] })).body.data;
     await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
     const start = Date.now();
     const { clock, dispatcher, close } = dispatcherWithClock(start);
@@ -345,6 +345,63 @@ describe('grant events and the dashboard', () => {
     expect(receiver.received).toHaveLength(2);
     expect(JSON.parse(receiver.received[1]!.body).id).toBe(log.body.data[0].eventId);
     expectError(await request(stack.consoleUrl).post('/console/webhook-endpoints/we_nope/enable').set(admin), 404, 'not_found');
+    await receiver.close();
+  });
+});
+
+describe('menu.updated', () => {
+  it('coalesces a burst of item changes into one event per restaurant, after a quiet period', async () => {
+    const receiver = await startReceiver();
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    await register(auth, { url: receiver.url, enabledEvents: ['menu.updated'] });
+    const soup = await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
+    const bread = await stack.console.createItem(restaurant.id, { name: 'Bread', priceCents: 300 });
+    await stack.console.updateItem(soup.id, { priceCents: 650 });
+    await stack.console.deleteItem(bread.id);
+    const { clock, dispatcher, close } = dispatcherWithClock();
+    await dispatcher.tick();
+    expect(receiver.received).toHaveLength(0); // still inside the quiet period
+    clock.now += 5_000;
+    await dispatcher.tick();
+    await dispatcher.tick();
+    expect(receiver.received).toHaveLength(1);
+    const event = ZEvent.parse(JSON.parse(receiver.received[0]!.body));
+    expect(event.type).toBe('menu.updated');
+    const menu = await request(stack.gatewayUrl).get(`/v1/partner/restaurants/${restaurant.id}/menu`).set(auth);
+    expect(event.data).toEqual({
+      restaurantId: restaurant.id,
+      etag: menu.headers.etag,
+      changedItemIds: [soup.id],
+      deletedItemIds: [bread.id],
+      truncated: false,
+    });
+
+    // A change after the burst is announced starts the next one.
+    await stack.console.updateItem(soup.id, { priceCents: 700 });
+    clock.now += 1_000;
+    await dispatcher.tick();
+    clock.now += 5_000;
+    await dispatcher.tick();
+    await dispatcher.tick();
+    await close();
+    expect(receiver.received).toHaveLength(2);
+    await receiver.close();
+  });
+});
+
+describe('delivery-time target checks', () => {
+  it('refuses to connect to a loopback target at delivery when private targets are not allowed', async () => {
+    const receiver = await startReceiver();
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    await register(auth, { url: receiver.url });
+    await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
+    const sender = new WebhookSender({ allowPrivate: false });
+    const strictDispatcher = new Dispatcher({ db: stack.db, logger: silentLogger(), sender, now: () => new Date(), retryBaseMs: 60_000 });
+    await strictDispatcher.tick();
+    await sender.close();
+    expect(receiver.received).toHaveLength(0);
+    const failed = await request(stack.gatewayUrl).get('/v1/partner/webhook-deliveries').query({ status: 'failed' }).set(auth);
+    expect(failed.body.data[0].error).toMatch(/private|loopback|link-local|https/);
     await receiver.close();
   });
 });

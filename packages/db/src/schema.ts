@@ -191,6 +191,14 @@ export interface NotificationsTable {
   created_at: CreatedAt;
 }
 
+export interface MenuUpdateBurstsTable {
+  restaurant_id: string;
+  first_change_at: Date;
+  last_change_at: Date;
+  changed_item_ids: string[];
+  deleted_item_ids: string[];
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   sections: SectionsTable;
@@ -206,6 +214,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   notifications: NotificationsTable;
+  menu_update_bursts: MenuUpdateBurstsTable;
 }
 
 export type RestaurantRow = Selectable<RestaurantsTable>;

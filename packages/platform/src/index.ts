@@ -11,3 +11,4 @@ export * from './idempotency.js';
 export * from './storage.js';
 export * from './usage-meter.js';
 export * from './webhook-records.js';
+export * from './menu-etag.js';

@@ -11,6 +11,10 @@ const ZWebhooksEnv = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
   /** How long a dispatcher holds an attempt before another may take it (a crashed one's come back then). */
   WEBHOOK_LEASE_SECONDS: z.coerce.number().min(11).max(3600).default(60),
+  /** menu.updated is sent once a restaurant's changes have been quiet this long... */
+  WEBHOOK_MENU_QUIET_SECONDS: z.coerce.number().min(0).default(5),
+  /** ...or this long after a burst's first change, whichever comes first. */
+  WEBHOOK_MENU_MAX_DELAY_SECONDS: z.coerce.number().min(0).default(60),
   /** false: this process serves the API only and leaves delivering to other replicas. */
   WEBHOOK_DISPATCHER_ENABLED: z
     .enum(['true', 'false', '1', '0'])
@@ -26,6 +30,8 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     allowPrivateTargets: own.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     retryBaseMs: own.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     leaseMs: own.WEBHOOK_LEASE_SECONDS * 1000,
+    menuQuietMs: own.WEBHOOK_MENU_QUIET_SECONDS * 1000,
+    menuMaxDelayMs: own.WEBHOOK_MENU_MAX_DELAY_SECONDS * 1000,
     dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,
   };
 }

@@ -18,6 +18,8 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
     now: deps.now,
     retryBaseMs: config.retryBaseMs,
     leaseMs: config.leaseMs,
+    menuQuietMs: config.menuQuietMs,
+    menuMaxDelayMs: config.menuMaxDelayMs,
   });
   if (config.dispatcherEnabled) dispatcher.start();
   return startWith(

@@ -60,6 +60,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
+  // Item changes not yet announced by a menu.updated: one row per restaurant with a burst in progress.
+  await db.schema
+    .createTable('menu_update_bursts')
+    .addColumn('restaurant_id', 'text', (c) => c.primaryKey().references('restaurants.id').onDelete('cascade'))
+    .addColumn('first_change_at', ts, (c) => c.notNull())
+    .addColumn('last_change_at', ts, (c) => c.notNull())
+    .addColumn('changed_item_ids', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn('deleted_item_ids', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .execute();
+
   await db.schema.alterTable('outbox_events').addColumn('fanned_out_at', ts).execute();
   await sql`create index outbox_events_pending on outbox_events (seq) where fanned_out_at is null`.execute(db);
 }

@@ -300,3 +300,42 @@ export async function findFirstAttempt(db: Executor, eventId: string, endpointId
     .limit(1)
     .executeTakeFirst();
 }
+
+/** Adds an item change to the restaurant's burst (a menu.updated is owed for it). */
+export async function recordMenuChange(
+  tx: Executor,
+  change: { restaurantId: string; itemId: string; deleted: boolean; at: Date },
+): Promise<void> {
+  const changed = change.deleted ? [] : [change.itemId];
+  const deleted = change.deleted ? [change.itemId] : [];
+  await sql`
+    insert into menu_update_bursts (restaurant_id, first_change_at, last_change_at, changed_item_ids, deleted_item_ids)
+    values (${change.restaurantId}, ${change.at}, ${change.at}, ${changed}::text[], ${deleted}::text[])
+    on conflict (restaurant_id) do update set
+      last_change_at = greatest(menu_update_bursts.last_change_at, excluded.last_change_at),
+      changed_item_ids = array(select distinct unnest(menu_update_bursts.changed_item_ids || excluded.changed_item_ids)),
+      deleted_item_ids = array(select distinct unnest(menu_update_bursts.deleted_item_ids || excluded.deleted_item_ids))
+  `.execute(tx);
+}
+
+/** Bursts that are over (quiet long enough) or have waited long enough, locked for this dispatcher. */
+export async function takeFinishedMenuBursts(tx: Executor, quietSince: Date, startedBefore: Date) {
+  const bursts = await tx
+    .selectFrom('menu_update_bursts')
+    .selectAll()
+    .where((eb) => eb.or([eb('last_change_at', '<=', quietSince), eb('first_change_at', '<=', startedBefore)]))
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (bursts.length) {
+    await tx
+      .deleteFrom('menu_update_bursts')
+      .where(
+        'restaurant_id',
+        'in',
+        bursts.map((burst) => burst.restaurant_id),
+      )
+      .execute();
+  }
+  return bursts;
+}

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { KeyPrincipal } from '@partner/auth';
 import type { TMenu } from '@partner/contracts';
-import { iso, listPublishedItems, listSections, presentItem, presentRestaurant, readMenuVersion } from '@partner/db';
-import { meterApiRequest, requireRestaurantAccess } from '@partner/platform';
+import { iso, listPublishedItems, listSections, presentItem, presentRestaurant } from '@partner/db';
+import { menuEtag, meterApiRequest, requireRestaurantAccess } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
 
 export type MenuAnswer = { notModified: true; etag: string } | { notModified: false; etag: string; menu: TMenu };
@@ -27,8 +26,7 @@ export async function getMenu(
   ifNoneMatch: string | undefined,
 ): Promise<MenuAnswer> {
   const restaurant = await requireRestaurantAccess(deps.db, principal, restaurantId, 'menu:read');
-  const version = await readMenuVersion(deps.db, restaurantId);
-  const etag = `"${createHash('sha256').update(JSON.stringify(version)).digest('base64url').slice(0, 27)}"`;
+  const { etag, version } = await menuEtag(deps.db, restaurantId);
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { notModified: true, etag };
 
   await meterApiRequest(deps.usageMeter, principal, restaurant, deps.now());

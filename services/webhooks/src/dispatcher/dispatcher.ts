@@ -9,12 +9,15 @@ import {
   findWebhookEndpoint,
   insertDeliveries,
   insertNotification,
+  insertOutboxEvent,
   iso,
   lockEventsToFanOut,
   markEventsFannedOut,
+  recordMenuChange,
   recordDeliveryOutcome,
   releaseHeldDeliveries,
   replaceAbandonedAttempts,
+  takeFinishedMenuBursts,
   updateWebhookEndpoint,
   type Db,
   type Executor,
@@ -22,6 +25,7 @@ import {
   type WebhookEndpointRow,
 } from '@partner/db';
 import { newId, type Logger } from '@partner/kit';
+import { menuEtag } from '@partner/platform';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import type { WebhookSender } from './sender.js';
 
@@ -36,7 +40,15 @@ export interface DispatcherOptions {
   batchSize?: number;
   concurrency?: number;
   holdMs?: number;
+  /** menu.updated: sent once a restaurant's changes have been quiet this long... */
+  menuQuietMs?: number;
+  /** ...or this long after the burst's first change, whichever comes first. */
+  menuMaxDelayMs?: number;
 }
+
+const ITEM_EVENTS = new Set(['item.created', 'item.updated', 'item.deleted', 'model.ready', 'model.failed']);
+/** How many item ids a menu.updated lists at most; beyond it `truncated` says to fetch the menu. */
+const MENU_IDS_CAP = 100;
 
 const HOLD_MS = 72 * 3600 * 1000;
 
@@ -54,7 +66,7 @@ export class Dispatcher {
   /** One round of every step; returns how much it did, so a loop knows whether to go again at once. */
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
     const now = this.options.now();
-    const fannedOut = await this.fanOut(now);
+    const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
     await releaseHeldDeliveries(this.options.db, now);
     await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
     await replaceAbandonedAttempts(this.options.db, now);
@@ -88,6 +100,10 @@ export class Dispatcher {
     return this.options.db.transaction().execute(async (tx) => {
       const events = await lockEventsToFanOut(tx, this.options.batchSize ?? 200);
       for (const event of events) {
+        if (ITEM_EVENTS.has(event.type)) {
+          const { itemId } = event.data as { itemId: string };
+          await recordMenuChange(tx, { restaurantId: event.restaurant_id, itemId, deleted: event.type === 'item.deleted', at: now });
+        }
         const targets = await findFanOutTargets(tx, event);
         await insertDeliveries(
           tx,
@@ -113,6 +129,33 @@ export class Dispatcher {
         now,
       );
       return events.length;
+    });
+  }
+
+  /** One menu.updated per burst of item changes per restaurant, written to the outbox like any event. */
+  private async announceMenuUpdates(now: Date): Promise<number> {
+    const quietSince = new Date(now.getTime() - (this.options.menuQuietMs ?? 5_000));
+    const startedBefore = new Date(now.getTime() - (this.options.menuMaxDelayMs ?? 60_000));
+    return this.options.db.transaction().execute(async (tx) => {
+      const bursts = await takeFinishedMenuBursts(tx, quietSince, startedBefore);
+      for (const burst of bursts) {
+        const deleted = new Set(burst.deleted_item_ids);
+        const changed = burst.changed_item_ids.filter((id) => !deleted.has(id));
+        const { etag } = await menuEtag(tx, burst.restaurant_id);
+        await insertOutboxEvent(tx, {
+          id: newId('evt'),
+          type: 'menu.updated',
+          restaurantId: burst.restaurant_id,
+          data: {
+            restaurantId: burst.restaurant_id,
+            etag,
+            changedItemIds: changed.slice(0, MENU_IDS_CAP),
+            deletedItemIds: [...deleted].slice(0, MENU_IDS_CAP),
+            truncated: changed.length > MENU_IDS_CAP || deleted.size > MENU_IDS_CAP,
+          },
+        });
+      }
+      return bursts.length;
     });
   }
 
