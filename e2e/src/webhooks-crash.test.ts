@@ -59,7 +59,7 @@ describe('dispatcher crash', () => {
       id: 'we_crash0000000000000000000',
       owner: { kind: 'restaurant', id: restaurant.id },
       url: receiver.url,
-      enabledEvents: ['*'],
+      enabledEvents: ['item.updated'],
       description: null,
       secret: 'whsec_crash',
     });
