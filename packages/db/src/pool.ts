@@ -16,6 +16,8 @@ export interface DbOptions {
    * caches (a Postgres crash may forget the last fraction of a second of them, never corrupt them).
    */
   synchronousCommit?: boolean;
+  /** Errors of idle connections (Postgres restarted, a connection killed); the pool replaces them. */
+  onIdleError?: (err: Error) => void;
 }
 
 export function createDb(options: DbOptions): Db {
@@ -26,5 +28,7 @@ export function createDb(options: DbOptions): Db {
     idleTimeoutMillis: 30_000,
     ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
+  // Without a listener, an idle connection that dies (a Postgres restart) would crash the process.
+  pool.on('error', (err) => options.onIdleError?.(err));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

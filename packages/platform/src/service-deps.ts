@@ -19,7 +19,12 @@ export async function createServiceDeps(
   options: Pick<DbOptions, 'synchronousCommit'> = {},
 ): Promise<{ deps: ServiceDeps; close: () => Promise<void> }> {
   const logger = createLogger({ service, level: config.logLevel });
-  const db = createDb({ url: config.databaseUrl, applicationName: service, ...options });
+  const db = createDb({
+    url: config.databaseUrl,
+    applicationName: service,
+    ...options,
+    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost'),
+  });
   const redis = await connectRedis(config.redisUrl, (err) => logger.error({ err }, 'redis error'));
   return {
     deps: { db, usageMeter: new UsageMeter(db), redis, logger, redisPrefix: config.redisPrefix, now: () => new Date() },

@@ -6,7 +6,11 @@ import type { ConsoleConfig } from './config.js';
 
 export async function startConsole(config: ConsoleConfig): Promise<StartedService> {
   const logger = createLogger({ service: 'console', level: config.logLevel });
-  const db = createDb({ url: config.databaseUrl, applicationName: 'console' });
+  const db = createDb({
+    url: config.databaseUrl,
+    applicationName: 'console',
+    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost'),
+  });
   const redis = await connectRedis(config.redisUrl, (err) => logger.error({ err }, 'redis error'));
   const app = createApp({
     db,

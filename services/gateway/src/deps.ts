@@ -9,7 +9,12 @@ import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export async function createDeps(config: GatewayConfig): Promise<{ deps: GatewayDeps; close: () => Promise<void> }> {
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
-  const db = createDb({ url: config.databaseUrl, max: 10, applicationName: 'gateway' });
+  const db = createDb({
+    url: config.databaseUrl,
+    max: 10,
+    applicationName: 'gateway',
+    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost'),
+  });
   const onRedisError = (err: Error) => logger.error({ err }, 'redis error');
   const redis = await connectRedis(config.redisUrl, onRedisError);
   const subscriber = await connectRedis(config.redisUrl, onRedisError);

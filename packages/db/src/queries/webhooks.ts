@@ -134,7 +134,13 @@ export async function insertDeliveries(
     created_at?: Date;
   }[],
 ): Promise<void> {
-  if (rows.length) await tx.insertInto('webhook_deliveries').values(rows).execute();
+  // Postgres takes at most 65,535 parameters a statement: 1,000 rows of 8 columns stay well inside.
+  for (let start = 0; start < rows.length; start += 1000) {
+    await tx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(start, start + 1000))
+      .execute();
+  }
 }
 
 export async function markEventsFannedOut(tx: Executor, seqs: number[], at: Date): Promise<void> {
@@ -169,22 +175,49 @@ export async function replaceAbandonedAttempts(db: Executor, now: Date): Promise
  * Leases due attempts to this dispatcher. Rows leased by a dispatcher that died come back when the
  * lease runs out, so every attempt is made at least once.
  */
-export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, limit: number): Promise<WebhookDeliveryRow[]> {
-  const { rows } = await sql<WebhookDeliveryRow & { seq: number }>`
+/** A leased attempt with what sending it needs: its endpoint and its event (one query for all three). */
+export interface ClaimedAttempt extends WebhookDeliveryRow {
+  seq: number;
+  endpoint: Pick<
+    WebhookEndpointRow,
+    'id' | 'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'owner_kind' | 'owner_id' | 'deleted_at'
+  >;
+  event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data'>;
+}
+
+export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, limit: number): Promise<ClaimedAttempt[]> {
+  const { rows } = await sql<WebhookDeliveryRow & { seq: number; endpoint: ClaimedAttempt['endpoint']; event: ClaimedAttempt['event'] }>`
     with picked as (
       select d.id, o.seq from webhook_deliveries d join outbox_events o on o.id = d.event_id
       where d.status = 'pending' and d.next_attempt_at <= ${now} and d.claimed_until is null
       order by d.next_attempt_at, o.seq
       limit ${limit}
       for update of d skip locked
+    ), leased as (
+      update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
+      from picked where d.id = picked.id
+      returning d.*, picked.seq
     )
-    update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
-    from picked where d.id = picked.id
-    returning d.*, picked.seq
+    select leased.*,
+      json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
+        'previous_secret_expires_at', e.previous_secret_expires_at, 'owner_kind', e.owner_kind, 'owner_id', e.owner_id,
+        'deleted_at', e.deleted_at) as endpoint,
+      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data) as event
+    from leased
+    join webhook_endpoints e on e.id = leased.endpoint_id
+    join outbox_events o on o.id = leased.event_id
+    order by leased.next_attempt_at, leased.seq
   `.execute(db);
-  // UPDATE ... RETURNING keeps no order: restore the due order (time, then the event's place in the outbox).
-  rows.sort((a, b) => a.next_attempt_at!.getTime() - b.next_attempt_at!.getTime() || a.seq - b.seq);
-  return rows.map(({ seq: _seq, ...row }) => row);
+  // json_build_object carries timestamps as text: give them back their type.
+  return rows.map((row) => ({
+    ...row,
+    endpoint: {
+      ...row.endpoint,
+      previous_secret_expires_at: row.endpoint.previous_secret_expires_at ? new Date(row.endpoint.previous_secret_expires_at) : null,
+      deleted_at: row.endpoint.deleted_at ? new Date(row.endpoint.deleted_at) : null,
+    },
+    event: { ...row.event, created_at: new Date(row.event.created_at) },
+  }));
 }
 
 export async function findOutboxEvent(db: Executor, eventId: string): Promise<OutboxEventRow | undefined> {
@@ -301,16 +334,14 @@ export async function findFirstAttempt(db: Executor, eventId: string, endpointId
     .executeTakeFirst();
 }
 
-/** Adds an item change to the restaurant's burst (a menu.updated is owed for it). */
-export async function recordMenuChange(
+/** Adds item changes to the restaurant's burst (a menu.updated is owed for them). */
+export async function recordMenuChanges(
   tx: Executor,
-  change: { restaurantId: string; itemId: string; deleted: boolean; at: Date },
+  change: { restaurantId: string; changedItemIds: string[]; deletedItemIds: string[]; at: Date },
 ): Promise<void> {
-  const changed = change.deleted ? [] : [change.itemId];
-  const deleted = change.deleted ? [change.itemId] : [];
   await sql`
     insert into menu_update_bursts (restaurant_id, first_change_at, last_change_at, changed_item_ids, deleted_item_ids)
-    values (${change.restaurantId}, ${change.at}, ${change.at}, ${changed}::text[], ${deleted}::text[])
+    values (${change.restaurantId}, ${change.at}, ${change.at}, ${change.changedItemIds}::text[], ${change.deletedItemIds}::text[])
     on conflict (restaurant_id) do update set
       last_change_at = greatest(menu_update_bursts.last_change_at, excluded.last_change_at),
       changed_item_ids = array(select distinct unnest(menu_update_bursts.changed_item_ids || excluded.changed_item_ids)),
@@ -338,4 +369,20 @@ export async function takeFinishedMenuBursts(tx: Executor, quietSince: Date, sta
       .execute();
   }
   return bursts;
+}
+
+/** Many acknowledged attempts in one statement (a dispatcher records a batch's successes together). */
+export async function recordSucceededDeliveries(
+  db: Executor,
+  outcomes: { id: string; responseStatus: number; durationMs: number }[],
+): Promise<void> {
+  if (!outcomes.length) return;
+  await sql`
+    update webhook_deliveries d
+    set status = 'succeeded', response_status = u.response_status, duration_ms = u.duration_ms, error = null,
+        next_attempt_at = null, claimed_until = null
+    from unnest(${outcomes.map((o) => o.id)}::text[], ${outcomes.map((o) => o.responseStatus)}::int[], ${outcomes.map((o) => o.durationMs)}::int[])
+      as u(id, response_status, duration_ms)
+    where d.id = u.id
+  `.execute(db);
 }

@@ -5,24 +5,23 @@ import {
   expireHeldDeliveries,
   findFanOutTargets,
   findFirstAttempt,
-  findOutboxEvent,
-  findWebhookEndpoint,
   insertDeliveries,
   insertNotification,
   insertOutboxEvent,
   iso,
   lockEventsToFanOut,
   markEventsFannedOut,
-  recordMenuChange,
+  recordMenuChanges,
   recordDeliveryOutcome,
+  recordSucceededDeliveries,
   releaseHeldDeliveries,
   replaceAbandonedAttempts,
   takeFinishedMenuBursts,
   updateWebhookEndpoint,
   type Db,
   type Executor,
-  type WebhookDeliveryRow,
-  type WebhookEndpointRow,
+  type ClaimedAttempt,
+  type FanOutTarget,
 } from '@partner/db';
 import { newId, type Logger } from '@partner/kit';
 import { menuEtag } from '@partner/platform';
@@ -98,30 +97,38 @@ export class Dispatcher {
 
   private async fanOut(now: Date): Promise<number> {
     return this.options.db.transaction().execute(async (tx) => {
-      const events = await lockEventsToFanOut(tx, this.options.batchSize ?? 200);
+      const events = await lockEventsToFanOut(tx, this.options.batchSize ?? 500);
+      // Events of one restaurant, type and addressee go to the same endpoints: look them up once.
+      const targetsOf = new Map<string, Promise<FanOutTarget[]>>();
+      const menuChanges = new Map<string, { changed: Set<string>; deleted: Set<string> }>();
+      const deliveries: Parameters<typeof insertDeliveries>[1] = [];
       for (const event of events) {
+        const key = `${event.restaurant_id}|${event.type}|${event.integrator_org_id ?? ''}`;
+        if (!targetsOf.has(key)) targetsOf.set(key, findFanOutTargets(tx, event));
+        for (const target of await targetsOf.get(key)!) {
+          // Disabled endpoints keep a skipped row (resendable after re-enabling); lapsed restaurants hold.
+          const status = target.endpoint_status === 'disabled' ? 'skipped' : target.restaurant_lapsed ? 'held' : 'pending';
+          deliveries.push({
+            id: newId('whd'),
+            event_id: event.id,
+            event_type: event.type,
+            endpoint_id: target.endpoint_id,
+            attempt: 1,
+            status,
+            next_attempt_at: status === 'pending' ? now : null,
+            created_at: now,
+          });
+        }
         if (ITEM_EVENTS.has(event.type)) {
           const { itemId } = event.data as { itemId: string };
-          await recordMenuChange(tx, { restaurantId: event.restaurant_id, itemId, deleted: event.type === 'item.deleted', at: now });
+          const change = menuChanges.get(event.restaurant_id) ?? { changed: new Set<string>(), deleted: new Set<string>() };
+          (event.type === 'item.deleted' ? change.deleted : change.changed).add(itemId);
+          menuChanges.set(event.restaurant_id, change);
         }
-        const targets = await findFanOutTargets(tx, event);
-        await insertDeliveries(
-          tx,
-          targets.map((target) => {
-            // Disabled endpoints keep a skipped row (resendable after re-enabling); lapsed restaurants hold.
-            const status = target.endpoint_status === 'disabled' ? 'skipped' : target.restaurant_lapsed ? 'held' : 'pending';
-            return {
-              id: newId('whd'),
-              event_id: event.id,
-              event_type: event.type,
-              endpoint_id: target.endpoint_id,
-              attempt: 1,
-              status,
-              next_attempt_at: status === 'pending' ? now : null,
-              created_at: now,
-            };
-          }),
-        );
+      }
+      await insertDeliveries(tx, deliveries);
+      for (const [restaurantId, change] of menuChanges) {
+        await recordMenuChanges(tx, { restaurantId, changedItemIds: [...change.changed], deletedItemIds: [...change.deleted], at: now });
       }
       await markEventsFannedOut(
         tx,
@@ -160,26 +167,29 @@ export class Dispatcher {
   }
 
   private async deliverDue(now: Date): Promise<number> {
-    const claimed = await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, this.options.batchSize ?? 200);
-    // Endpoints in parallel, each endpoint's attempts one after another in event order (a receiver
-    // sees a restaurant's changes in the order they happened, held ones included).
-    const byEndpoint = new Map<string, WebhookDeliveryRow[]>();
-    for (const delivery of claimed) byEndpoint.set(delivery.endpoint_id, [...(byEndpoint.get(delivery.endpoint_id) ?? []), delivery]);
-    const queues = [...byEndpoint.values()];
+    const claimed = await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, this.options.batchSize ?? 500);
+    // Attempts start in due order, up to `concurrency` at once. Receivers get no ordering promise
+    // (spec 6.2: at-least-once, deduplicate on id); every event carries its createdAt.
+    const acknowledged: { id: string; responseStatus: number; durationMs: number }[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < queues.length) for (const delivery of queues[next++]!) await this.attempt(delivery);
+      while (next < claimed.length) await this.attempt(claimed[next++]!, acknowledged);
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 64, queues.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 128, claimed.length) }, worker));
+    // Successes are recorded together; if this process dies first, the lease runs out and they are
+    // sent again (at-least-once), never lost.
+    await recordSucceededDeliveries(this.options.db, acknowledged);
     return claimed.length;
   }
 
-  private async attempt(delivery: WebhookDeliveryRow): Promise<void> {
+  private async attempt(
+    delivery: ClaimedAttempt,
+    acknowledged: { id: string; responseStatus: number; durationMs: number }[],
+  ): Promise<void> {
     const { db, sender } = this.options;
-    const endpoint = await findWebhookEndpoint(db, delivery.endpoint_id);
-    const event = await findOutboxEvent(db, delivery.event_id);
-    if (!endpoint || endpoint.status !== 'active' || !event) {
-      const reason = !endpoint ? 'endpoint deleted' : !event ? 'event missing' : 'endpoint disabled';
+    const { endpoint, event } = delivery;
+    if (endpoint.deleted_at || endpoint.status !== 'active') {
+      const reason = endpoint.deleted_at ? 'endpoint deleted' : 'endpoint disabled';
       await recordDeliveryOutcome(db, delivery.id, { status: 'skipped', responseStatus: null, durationMs: null, error: reason });
       return;
     }
@@ -196,7 +206,7 @@ export class Dispatcher {
     });
     const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
     if (outcome.ok) {
-      await recordDeliveryOutcome(db, delivery.id, { status: 'succeeded', ...recorded });
+      acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
       return;
     }
     await db.transaction().execute(async (tx) => {
@@ -225,7 +235,7 @@ export class Dispatcher {
     });
   }
 
-  private async disable(tx: Executor, endpoint: WebhookEndpointRow, reason: string) {
+  private async disable(tx: Executor, endpoint: ClaimedAttempt['endpoint'], reason: string) {
     await updateWebhookEndpoint(tx, endpoint.id, { status: 'disabled', disabled_reason: reason });
     await insertNotification(tx, {
       owner_kind: endpoint.owner_kind,
