@@ -24,6 +24,24 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/**
+ * Drops a test database once its connections have closed. A pool's end() resolves before its sockets
+ * are gone, and forcing the drop then kills connections mid-close (an unhandled error in the test
+ * process); so wait for them first, and force only what is left after a few seconds (a killed process).
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    try {
+      await adminQuery(`drop database if exists ${name}`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006') throw err; // object_in_use
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminQuery(`drop database if exists ${name} with (force)`);
+}
+
 /** For globalSetup: creates and migrates a fresh template database, returns its name and a teardown. */
 export async function createTemplateDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
   const name = `ptr_tpl_${randomBytes(5).toString('hex')}`;
@@ -32,7 +50,7 @@ export async function createTemplateDatabase(): Promise<{ name: string; drop: ()
   const { error } = await migrateToLatest(db);
   await db.destroy();
   if (error) throw error;
-  return { name, drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+  return { name, drop: () => dropDatabase(name) };
 }
 
 export interface TestDatabase {
@@ -52,7 +70,7 @@ export async function createTestDatabase(template: string): Promise<TestDatabase
     db,
     drop: async () => {
       await db.destroy();
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await dropDatabase(name);
     },
   };
 }
