@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEvent, ZWebhookDelivery, ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
 import { silentLogger } from '@partner/kit';
 import { verifyWebhook } from '@partner/sdk';
-import { Dispatcher, WebhookSender } from '@partner/webhooks';
+import { Dispatcher, OwnerMailer, WebhookSender } from '@partner/webhooks';
 import { expectError } from './expect-error.js';
 import { grantAccess, integratorWithKey, restaurantWithKey, startStack, type Stack } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
@@ -403,5 +403,50 @@ describe('delivery-time target checks', () => {
     const failed = await request(stack.gatewayUrl).get('/v1/partner/webhook-deliveries').query({ status: 'failed' }).set(auth);
     expect(failed.body.data[0].error).toMatch(/private|loopback|link-local|https/);
     await receiver.close();
+  });
+});
+
+describe('owner notification by e-mail', () => {
+  it("mails the owner's contact address through SMTP when an endpoint is disabled", async () => {
+    const { SMTPServer } = await import('smtp-server');
+    const mails: { to: string[]; raw: string }[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+
+    const receiver = await startReceiver(() => 410);
+    const owner = await stack.console.createRestaurant({
+      name: 'Mail Bistro',
+      slug: 'mail-bistro',
+      contactEmail: 'owner@mail-bistro.test',
+    });
+    const key = await stack.console.createKey({ restaurantId: owner.id, type: 'secret', environment: 'live', name: 'k' });
+    await register({ Authorization: `Bearer ${key.value}` }, { url: receiver.url });
+    await stack.console.createItem(owner.id, { name: 'Soup', priceCents: 600 });
+
+    const mailer = new OwnerMailer(`smtp://127.0.0.1:${port}`, 'Partner Platform <notifications@partner.test>', silentLogger());
+    const sender = new WebhookSender({ allowPrivate: true });
+    const dispatcher = new Dispatcher({ db: stack.db, logger: silentLogger(), sender, now: () => new Date(), retryBaseMs: 60_000, mailer });
+    await dispatcher.tick();
+    await sender.close();
+    mailer.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await receiver.close();
+
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to).toEqual(['owner@mail-bistro.test']);
+    expect(mails[0]!.raw).toContain('Subject: A webhook endpoint was disabled');
+    expect(mails[0]!.raw).toContain('410 Gone');
   });
 });

@@ -18,6 +18,7 @@ export const ZCreateRestaurant = z.strictObject({
   currency: ZCurrency.default('USD'),
   publicMenuUrl: z.url({ protocol: /^https?$/ }).nullish(),
   houseNotes: z.string().max(10_000).nullish(),
+  contactEmail: z.email().max(320).nullish(),
 });
 
 export const ZUpdateRestaurant = z.strictObject({
@@ -38,6 +39,7 @@ export const ZUpdateRestaurant = z.strictObject({
     })
     .optional(),
   houseNotes: z.string().max(10_000).nullish(),
+  contactEmail: z.email().max(320).nullish(),
 });
 
 /** The dashboard's view of a restaurant: the public fields plus every setting. */
@@ -52,6 +54,7 @@ export const ZConsoleRestaurant = ZRestaurant.extend({
   overageBudget: z.number().int(),
   conciergeAllowance: z.number().int(),
   concierge: z.object({ displayName: z.string(), welcomeMessage: z.string() }),
+  contactEmail: z.string().nullable(),
 });
 export type TConsoleRestaurant = z.infer<typeof ZConsoleRestaurant>;
 
@@ -86,13 +89,18 @@ export const ZUpdateItem = z.strictObject({
   allergens: ZTags.optional(),
 });
 
-export const ZCreateIntegrator = z.strictObject({ name: ZName, slug: ZSlug });
-export const ZUpdateIntegrator = z.strictObject({ name: ZName.optional(), suspended: z.boolean().optional() });
+export const ZCreateIntegrator = z.strictObject({ name: ZName, slug: ZSlug, contactEmail: z.email().max(320).nullish() });
+export const ZUpdateIntegrator = z.strictObject({
+  name: ZName.optional(),
+  suspended: z.boolean().optional(),
+  contactEmail: z.email().max(320).nullish(),
+});
 export const ZIntegratorOrg = z.object({
   id: zId('org'),
   name: z.string(),
   slug: z.string(),
   suspended: z.boolean(),
+  contactEmail: z.string().nullable(),
   createdAt: ZTimestamp,
 });
 

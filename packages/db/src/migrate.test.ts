@@ -25,7 +25,12 @@ describe('migrateToLatest', () => {
     expect(a.error).toBeUndefined();
     expect(b.error).toBeUndefined();
     const applied = [...(a.results ?? []), ...(b.results ?? [])].filter((r) => r.status === 'Success');
-    expect(applied.map((r) => r.migrationName)).toEqual(['2026-11-22-foundation', '2026-11-23-catalog', '2026-11-24-webhooks']);
+    expect(applied.map((r) => r.migrationName)).toEqual([
+      '2026-11-22-foundation',
+      '2026-11-23-catalog',
+      '2026-11-24-webhooks',
+      '2026-11-25-contacts',
+    ]);
 
     const again = await migrateToLatest(first);
     expect(again.error).toBeUndefined();

@@ -36,6 +36,7 @@ export function presentConsoleRestaurant(row: RestaurantRow): TConsoleRestaurant
       displayName: row.concierge_display_name ?? row.name,
       welcomeMessage: row.concierge_welcome_message ?? DEFAULT_WELCOME_MESSAGE,
     },
+    contactEmail: row.contact_email,
   };
 }
 

@@ -22,6 +22,7 @@ export interface RestaurantsTable {
   concierge_allowance: Generated<number>;
   concierge_display_name: string | null;
   concierge_welcome_message: string | null;
+  contact_email: ColumnType<string | null, string | null | undefined, string | null>;
   billing_anchor: Timestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -65,6 +66,7 @@ export interface IntegratorOrgsTable {
   name: string;
   slug: string;
   suspended: Generated<boolean>;
+  contact_email: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

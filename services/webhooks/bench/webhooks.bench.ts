@@ -102,9 +102,13 @@ const percentile = (p: number) => delays[Math.min(delays.length - 1, Math.floor(
 console.log(`\nWebhooks, Node ${process.version}`);
 console.log('| measure | figure | target |');
 console.log('|---|---|---|');
-console.log(`| sustained deliveries (burst of ${BURST}) | ${Math.round(deliveriesPerSecond)} /s | >= 1000 /s (${deliveriesPerSecond >= 1000 ? 'met' : 'MISSED'}) |`);
+console.log(
+  `| sustained deliveries (burst of ${BURST}) | ${Math.round(deliveriesPerSecond)} /s | >= 1000 /s (${deliveriesPerSecond >= 1000 ? 'met' : 'MISSED'}) |`,
+);
 console.log(`| event-to-receipt latency at ${RATE} events/s, p50 | ${percentile(50)} ms | |`);
-console.log(`| event-to-receipt latency at ${RATE} events/s, p99 | ${percentile(99)} ms | <= 500 ms (${percentile(99) <= 500 ? 'met' : 'MISSED'}) |`);
+console.log(
+  `| event-to-receipt latency at ${RATE} events/s, p99 | ${percentile(99)} ms | <= 500 ms (${percentile(99) <= 500 ? 'met' : 'MISSED'}) |`,
+);
 console.log(`(median ${median(delays)} ms over ${delays.length} events)`);
 
 await stopProcesses([dispatcher]);

@@ -15,6 +15,12 @@ const ZWebhooksEnv = z.object({
   WEBHOOK_MENU_QUIET_SECONDS: z.coerce.number().min(0).default(5),
   /** ...or this long after a burst's first change, whichever comes first. */
   WEBHOOK_MENU_MAX_DELAY_SECONDS: z.coerce.number().min(0).default(60),
+  /** smtp://user:pass@host:587 — owners with a contact e-mail are mailed when an endpoint is disabled. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  NOTIFY_EMAIL_FROM: z.string().default('Partner Platform <notifications@partner.invalid>'),
   /** false: this process serves the API only and leaves delivering to other replicas. */
   WEBHOOK_DISPATCHER_ENABLED: z
     .enum(['true', 'false', '1', '0'])
@@ -30,6 +36,8 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     allowPrivateTargets: own.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     retryBaseMs: own.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     leaseMs: own.WEBHOOK_LEASE_SECONDS * 1000,
+    smtpUrl: own.SMTP_URL ?? null,
+    notifyFrom: own.NOTIFY_EMAIL_FROM,
     menuQuietMs: own.WEBHOOK_MENU_QUIET_SECONDS * 1000,
     menuMaxDelayMs: own.WEBHOOK_MENU_MAX_DELAY_SECONDS * 1000,
     dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,

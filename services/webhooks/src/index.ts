@@ -3,3 +3,4 @@ export { loadWebhooksConfig, type WebhooksConfig } from './config.js';
 export { Dispatcher } from './dispatcher/dispatcher.js';
 export { WebhookSender } from './dispatcher/sender.js';
 export { startWebhooks } from './server.js';
+export { OwnerMailer } from './dispatcher/owner-mailer.js';

@@ -2,6 +2,7 @@ import { createServiceDeps, startWith, type StartedService } from '@partner/plat
 import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { Dispatcher } from './dispatcher/dispatcher.js';
+import { OwnerMailer } from './dispatcher/owner-mailer.js';
 import { WebhookSender } from './dispatcher/sender.js';
 
 /** The endpoint and delivery API, and (unless switched off) the dispatcher loop in the same process. */
@@ -11,6 +12,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
   if (targets.allowPrivate) deps.logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for local development and tests only');
   const app = createApp({ ...deps, internalPublicKey: config.internalPublicKey, cursorSecret: config.cursorSecret, targets });
   const sender = new WebhookSender(targets);
+  const mailer = config.smtpUrl ? new OwnerMailer(config.smtpUrl, config.notifyFrom, deps.logger) : undefined;
   const dispatcher = new Dispatcher({
     db: deps.db,
     logger: deps.logger,
@@ -20,6 +22,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
     leaseMs: config.leaseMs,
     menuQuietMs: config.menuQuietMs,
     menuMaxDelayMs: config.menuMaxDelayMs,
+    mailer,
   });
   if (config.dispatcherEnabled) dispatcher.start();
   return startWith(
@@ -29,6 +32,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
       closeDeps: async () => {
         await dispatcher.stop();
         await sender.close();
+        mailer?.close();
         await close();
       },
     },

@@ -1,7 +1,10 @@
 import type { IntegratorOrgRow } from '../schema.js';
 import type { Executor } from './executor.js';
 
-export async function insertIntegratorOrg(db: Executor, row: { id: string; name: string; slug: string }): Promise<IntegratorOrgRow> {
+export async function insertIntegratorOrg(
+  db: Executor,
+  row: { id: string; name: string; slug: string; contact_email?: string | null },
+): Promise<IntegratorOrgRow> {
   return db.insertInto('integrator_orgs').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -12,7 +15,7 @@ export async function findIntegratorOrgById(db: Executor, id: string): Promise<I
 export async function updateIntegratorOrg(
   db: Executor,
   id: string,
-  changes: { name?: string; suspended?: boolean },
+  changes: { name?: string; suspended?: boolean; contact_email?: string | null },
 ): Promise<IntegratorOrgRow | undefined> {
   return db
     .updateTable('integrator_orgs')

@@ -386,3 +386,15 @@ export async function recordSucceededDeliveries(
     where d.id = u.id
   `.execute(db);
 }
+
+/** Where an owner (restaurant or integrator) wants to be told about things, if it said. */
+export async function findOwnerContactEmail(
+  db: Executor,
+  owner: { kind: 'restaurant' | 'integrator'; id: string },
+): Promise<string | null> {
+  const row =
+    owner.kind === 'restaurant'
+      ? await db.selectFrom('restaurants').select('contact_email').where('id', '=', owner.id).executeTakeFirst()
+      : await db.selectFrom('integrator_orgs').select('contact_email').where('id', '=', owner.id).executeTakeFirst();
+  return row?.contact_email ?? null;
+}

@@ -35,6 +35,7 @@ export const presentIntegrator = (row: IntegratorOrgRow) => ({
   name: row.name,
   slug: row.slug,
   suspended: row.suspended,
+  contactEmail: row.contact_email,
   createdAt: iso(row.created_at),
 });
 
@@ -50,7 +51,9 @@ export const presentGrant = (row: GrantRow) => ({
 
 export async function createIntegrator(deps: ConsoleDeps, body: z.infer<typeof ZCreateIntegrator>) {
   try {
-    return presentIntegrator(await insertIntegratorOrg(deps.db, { id: newId('org'), name: body.name, slug: body.slug }));
+    return presentIntegrator(
+      await insertIntegratorOrg(deps.db, { id: newId('org'), name: body.name, slug: body.slug, contact_email: body.contactEmail ?? null }),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('conflict', `An integrator with slug "${body.slug}" already exists.`, { param: 'slug' });
     throw err;
@@ -64,7 +67,7 @@ export async function getIntegrator(deps: ConsoleDeps, id: string) {
 }
 
 export async function patchIntegrator(deps: ConsoleDeps, id: string, body: z.infer<typeof ZUpdateIntegrator>) {
-  const row = await updateIntegratorOrg(deps.db, id, body);
+  const row = await updateIntegratorOrg(deps.db, id, { name: body.name, suspended: body.suspended, contact_email: body.contactEmail });
   if (!row) throw new AppError('not_found', 'No such integrator.');
   if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
   return presentIntegrator(row);

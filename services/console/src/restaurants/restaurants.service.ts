@@ -24,6 +24,7 @@ export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof Z
       currency: body.currency,
       public_menu_url: body.publicMenuUrl ?? null,
       house_notes: body.houseNotes ?? null,
+      contact_email: body.contactEmail ?? null,
       concierge_display_name: null,
       concierge_welcome_message: null,
     });
@@ -55,6 +56,7 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
     concierge_display_name: body.concierge?.displayName,
     concierge_welcome_message: body.concierge?.welcomeMessage,
     house_notes: body.houseNotes,
+    contact_email: body.contactEmail,
   };
   const row = await updateRestaurant(deps.db, id, changes);
   if (!row) throw new AppError('not_found', 'No such restaurant.');

@@ -25,6 +25,7 @@ import {
 } from '@partner/db';
 import { newId, type Logger } from '@partner/kit';
 import { menuEtag } from '@partner/platform';
+import type { OwnerMailer } from './owner-mailer.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import type { WebhookSender } from './sender.js';
 
@@ -43,6 +44,8 @@ export interface DispatcherOptions {
   menuQuietMs?: number;
   /** ...or this long after the burst's first change, whichever comes first. */
   menuMaxDelayMs?: number;
+  /** E-mails owners about disabled endpoints when SMTP is configured. */
+  mailer?: OwnerMailer;
 }
 
 const ITEM_EVENTS = new Set(['item.created', 'item.updated', 'item.deleted', 'model.ready', 'model.failed']);
@@ -209,7 +212,7 @@ export class Dispatcher {
       acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
       return;
     }
-    await db.transaction().execute(async (tx) => {
+    const disabledFor = await db.transaction().execute(async (tx): Promise<string | null> => {
       await recordDeliveryOutcome(tx, delivery.id, { status: 'failed', ...recorded });
       if (outcome.status === 410) return this.disable(tx, endpoint, 'The endpoint answered 410 Gone.');
       const delay = retryDelayMs(delivery.attempt, this.options.retryBaseMs);
@@ -227,22 +230,34 @@ export class Dispatcher {
             created_at: this.options.now(),
           },
         ]);
-        return;
+        return null;
       }
       const first = await findFirstAttempt(tx, delivery.event_id, delivery.endpoint_id);
-      if (first && (await endpointSucceededSince(tx, endpoint.id, first.created_at))) return;
-      await this.disable(tx, endpoint, `Event ${event.id} failed all 8 delivery attempts (last: ${outcome.error ?? 'no answer'}).`);
+      if (first && (await endpointSucceededSince(tx, endpoint.id, first.created_at))) return null;
+      return this.disable(tx, endpoint, `Event ${event.id} failed all 8 delivery attempts (last: ${outcome.error ?? 'no answer'}).`);
     });
+    // The e-mail goes once the change is committed, and never holds the transaction open.
+    if (disabledFor && this.options.mailer) {
+      await this.options.mailer.send(
+        db,
+        { kind: endpoint.owner_kind, id: endpoint.owner_id },
+        'A webhook endpoint was disabled',
+        disabledFor,
+      );
+    }
   }
 
-  private async disable(tx: Executor, endpoint: ClaimedAttempt['endpoint'], reason: string) {
+  /** Disables the endpoint and records the owner's notification; returns the message told. */
+  private async disable(tx: Executor, endpoint: ClaimedAttempt['endpoint'], reason: string): Promise<string> {
     await updateWebhookEndpoint(tx, endpoint.id, { status: 'disabled', disabled_reason: reason });
+    const message = `Webhook endpoint ${endpoint.url} was disabled: ${reason} Re-enable it once it answers, then resend what it missed.`;
     await insertNotification(tx, {
       owner_kind: endpoint.owner_kind,
       owner_id: endpoint.owner_id,
       kind: 'webhook_endpoint_disabled',
-      message: `Webhook endpoint ${endpoint.url} was disabled: ${reason} Re-enable it once it answers, then resend what it missed.`,
+      message,
     });
     this.options.logger.warn({ endpointId: endpoint.id, owner: endpoint.owner_id, reason }, 'webhook endpoint disabled; owner notified');
+    return message;
   }
 }
