@@ -36,7 +36,7 @@ function startDispatcher() {
       WEBHOOK_LEASE_SECONDS: '11',
       LOG_LEVEL: 'warn',
     },
-    stdio: 'ignore',
+    stdio: process.env.CRASH_DEBUG ? 'inherit' : 'ignore',
   });
   children.push(child);
   return child;
@@ -87,7 +87,7 @@ describe('dispatcher crash', () => {
 
     startDispatcher();
     const seen = () => new Set(receiver.received.map((hit) => JSON.parse(hit.body).id as string));
-    const finish = Date.now() + 45_000;
+    const finish = Date.now() + 90_000;
     while (seen().size < 1000 && Date.now() < finish) await new Promise((resolve) => setTimeout(resolve, 50));
 
     expect([...seen()].sort()).toEqual(eventIds);
@@ -95,5 +95,5 @@ describe('dispatcher crash', () => {
     const deliveryIds = receiver.received.map((hit) => hit.headers['x-service-delivery']);
     expect(new Set(deliveryIds).size).toBe(deliveryIds.length);
     await receiver.close();
-  }, 70_000);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@partner/kit';
 
 // Cursors are opaque to clients: base64url(JSON) + "." + base64url(HMAC-SHA256). They carry the
@@ -30,4 +30,44 @@ export function decodeCursor(secret: string, cursor: string): Record<string, unk
     // fall through
   }
   throw invalid();
+}
+
+/** What a listing cursor is bound to: its listing, whose data it pages (owner, restaurant), its filters. */
+export interface CursorBinding {
+  listing: string;
+  scope: string;
+  filters: unknown[];
+}
+
+const fingerprint = (filters: unknown[]) =>
+  createHmac('sha256', 'filters').update(JSON.stringify(filters)).digest('base64url').slice(0, 16);
+
+/** A cursor for the next page: the position, bound to the listing, scope and filters that produced it. */
+export function encodeListCursor(secret: string, binding: CursorBinding, position: Record<string, string>): string {
+  return encodeCursor(secret, { l: binding.listing, s: binding.scope, f: fingerprint(binding.filters), p: position });
+}
+
+/**
+ * The position a cursor carries. Another listing's or another scope's cursor (someone else's) is
+ * `400 invalid_cursor`; the same listing with other filters is `400 cursor_filter_mismatch` (spec 4.2).
+ */
+export function decodeListCursor(secret: string, cursor: string, binding: CursorBinding): Record<string, string> {
+  const payload = decodeCursor(secret, cursor);
+  const position = payload.p as Record<string, unknown> | undefined;
+  const valid = position && typeof position === 'object' && Object.values(position).every((value) => typeof value === 'string');
+  if (payload.l !== binding.listing || payload.s !== binding.scope || !valid) {
+    throw new AppError('invalid_cursor', 'This cursor belongs to another listing. Pass meta.nextCursor exactly as returned.', {
+      param: 'cursor',
+    });
+  }
+  if (payload.f !== fingerprint(binding.filters)) {
+    throw new AppError(
+      'cursor_filter_mismatch',
+      'This cursor was issued for other filters. Repeat the filters of the first page with it.',
+      {
+        param: 'cursor',
+      },
+    );
+  }
+  return position as Record<string, string>;
 }

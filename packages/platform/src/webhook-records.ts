@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { TWebhookDelivery, TWebhookEndpoint } from '@partner/contracts';
 import {
   findOwnedDelivery,
@@ -15,7 +14,7 @@ import {
 import { AppError, newId } from '@partner/kit';
 import { z } from 'zod';
 import { ZDeliveryStatus, ZEventType, zId } from '@partner/contracts';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeListCursor, encodeListCursor } from './cursor.js';
 import { zCursorParam, zLimit } from './pagination.js';
 
 // Webhook records as both the Partner API (an owner's own) and the dashboard (console, any owner) show them.
@@ -53,12 +52,6 @@ export const presentDelivery = (row: WebhookDeliveryRow): TWebhookDelivery => ({
   nextAttemptAt: row.next_attempt_at ? iso(row.next_attempt_at) : null,
 });
 
-const filterHash = (filter: DeliveryFilter) =>
-  createHash('sha256')
-    .update(JSON.stringify([filter.endpointId ?? null, filter.eventId ?? null, filter.eventType ?? null, filter.status ?? null]))
-    .digest('base64url')
-    .slice(0, 16);
-
 /**
  * The delivery log of an owner (null: every owner, for the dashboard), newest first. Cursors are bound
  * to the owner and the filters like every cursor of ours.
@@ -69,31 +62,18 @@ export async function listDeliveries(
   query: DeliveryFilter & { limit: number; cursor?: string },
 ) {
   const { limit, cursor, ...filter } = query;
-  const binding = { l: 'deliveries', o: owner?.id ?? '*', f: filterHash(filter) };
-  let before: { createdAt: Date; id: string } | null = null;
-  if (cursor) {
-    const payload = decodeCursor(deps.cursorSecret, cursor);
-    if (payload.l !== binding.l || payload.o !== binding.o || typeof payload.t !== 'string' || typeof payload.i !== 'string') {
-      throw new AppError('invalid_cursor', 'This cursor belongs to another listing. Pass meta.nextCursor exactly as returned.', {
-        param: 'cursor',
-      });
-    }
-    if (payload.f !== binding.f) {
-      throw new AppError(
-        'cursor_filter_mismatch',
-        'This cursor was issued for other filters. Repeat the filters of the first page with it.',
-        {
-          param: 'cursor',
-        },
-      );
-    }
-    before = { createdAt: new Date(payload.t), id: payload.i };
-  }
+  const binding = {
+    listing: 'deliveries',
+    scope: owner?.id ?? '*',
+    filters: [filter.endpointId ?? null, filter.eventId ?? null, filter.eventType ?? null, filter.status ?? null],
+  };
+  const position = cursor ? decodeListCursor(deps.cursorSecret, cursor, binding) : null;
+  const before = position ? { createdAt: new Date(position.createdAt!), id: position.id! } : null;
   const rows = await listOwnedDeliveries(deps.db, owner, filter, { before, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const nextCursor =
-    rows.length > limit && last ? encodeCursor(deps.cursorSecret, { ...binding, t: iso(last.created_at), i: last.id }) : null;
+    rows.length > limit && last ? encodeListCursor(deps.cursorSecret, binding, { createdAt: iso(last.created_at), id: last.id }) : null;
   return { data: page.map(presentDelivery), meta: { nextCursor } };
 }
 

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { KeyPrincipal } from '@partner/auth';
 import { isId, type TAssetUrls, type TAssets, type TItem, type TItemDetail, type TTombstone } from '@partner/contracts';
 import { closeSyncWindow, findLiveItemForOwner, iso, listItemsInWindow, presentItem, type ItemRow } from '@partner/db';
 import { AppError } from '@partner/kit';
-import { decodeCursor, encodeCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
+import { decodeListCursor, encodeListCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
 import { TOMBSTONE_RETENTION_MS } from './tombstone-purge.js';
 
@@ -21,40 +20,6 @@ export interface ItemListPage {
 
 /** How far ahead of the database clock an `updatedAfter` may be before it is plainly wrong. */
 const FUTURE_TOLERANCE_MS = 60_000;
-
-interface ItemCursor {
-  restaurantId: string;
-  filters: string;
-  windowEnd: Date;
-  after: { updatedAt: Date; id: string };
-}
-
-const filterHash = (query: ItemListQuery) =>
-  createHash('sha256')
-    .update(JSON.stringify([query.status ?? null, query.updatedAfter?.toISOString() ?? null]))
-    .digest('base64url')
-    .slice(0, 16);
-
-function readItemCursor(secret: string, cursor: string, restaurantId: string, filters: string): ItemCursor {
-  const payload = decodeCursor(secret, cursor);
-  const foreign = () =>
-    new AppError('invalid_cursor', 'This cursor belongs to another listing. Pass meta.nextCursor exactly as returned.', {
-      param: 'cursor',
-    });
-  if (payload.l !== 'items' || typeof payload.e !== 'string' || typeof payload.t !== 'string' || typeof payload.i !== 'string')
-    throw foreign();
-  if (payload.r !== restaurantId) throw foreign();
-  if (payload.f !== filters) {
-    throw new AppError(
-      'cursor_filter_mismatch',
-      'This cursor was issued for other filters. Repeat the filters of the first page with it.',
-      {
-        param: 'cursor',
-      },
-    );
-  }
-  return { restaurantId, filters, windowEnd: new Date(payload.e), after: { updatedAt: new Date(payload.t), id: payload.i } };
-}
 
 const tombstone = (row: ItemRow): TTombstone => ({ id: row.id, object: 'item', deleted: true, updatedAt: iso(row.updated_at) });
 
@@ -77,8 +42,11 @@ export async function listItems(
       { param: 'status' },
     );
   }
-  const filters = filterHash(query);
-  const cursor = query.cursor ? readItemCursor(deps.cursorSecret, query.cursor, restaurantId, filters) : null;
+  const binding = { listing: 'items', scope: restaurantId, filters: [query.status ?? null, query.updatedAfter?.toISOString() ?? null] };
+  const position = query.cursor ? decodeListCursor(deps.cursorSecret, query.cursor, binding) : null;
+  const cursor = position
+    ? { windowEnd: new Date(position.windowEnd!), after: { updatedAt: new Date(position.updatedAt!), id: position.id! } }
+    : null;
   const syncWindowStart = query.updatedAfter ? iso(query.updatedAfter) : null;
   const now = deps.now();
   if (query.updatedAfter && query.updatedAfter.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
@@ -108,7 +76,7 @@ export async function listItems(
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last
-      ? encodeCursor(deps.cursorSecret, { l: 'items', r: restaurantId, f: filters, e: iso(windowEnd), t: iso(last.updated_at), i: last.id })
+      ? encodeListCursor(deps.cursorSecret, binding, { windowEnd: iso(windowEnd), updatedAt: iso(last.updated_at), id: last.id })
       : null;
   return {
     data: page.map((row) => (row.deleted_at ? tombstone(row) : presentItem(row, restaurant.currency))),

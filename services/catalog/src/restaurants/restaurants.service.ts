@@ -1,8 +1,7 @@
 import type { KeyPrincipal } from '@partner/auth';
 import type { TRestaurant } from '@partner/contracts';
 import { findRestaurantById, listReachableRestaurants, presentRestaurant, type Db } from '@partner/db';
-import { AppError } from '@partner/kit';
-import { decodeCursor, encodeCursor, requireActiveSubscription } from '@partner/platform';
+import { decodeListCursor, encodeListCursor, requireActiveSubscription } from '@partner/platform';
 
 export interface RestaurantPage {
   data: TRestaurant[];
@@ -22,21 +21,11 @@ export async function listRestaurants(
     const own = await findRestaurantById(deps.db, principal.owner.id);
     if (own) requireActiveSubscription(own);
   }
-  const afterId = query.cursor ? readCursor(deps.cursorSecret, query.cursor, principal.owner.id) : null;
+  const binding = { listing: 'restaurants', scope: principal.owner.id, filters: [] };
+  const afterId = query.cursor ? decodeListCursor(deps.cursorSecret, query.cursor, binding).after! : null;
   const rows = await listReachableRestaurants(deps.db, principal.owner, { afterId, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const nextCursor =
-    rows.length > query.limit && last ? encodeCursor(deps.cursorSecret, { l: 'restaurants', o: principal.owner.id, a: last.id }) : null;
+  const nextCursor = rows.length > query.limit && last ? encodeListCursor(deps.cursorSecret, binding, { after: last.id }) : null;
   return { data: page.map(presentRestaurant), meta: { nextCursor } };
-}
-
-function readCursor(secret: string, cursor: string, ownerId: string): string {
-  const payload = decodeCursor(secret, cursor);
-  if (payload.l !== 'restaurants' || payload.o !== ownerId || typeof payload.a !== 'string') {
-    throw new AppError('invalid_cursor', 'This cursor belongs to another listing. Pass meta.nextCursor exactly as returned.', {
-      param: 'cursor',
-    });
-  }
-  return payload.a;
 }
