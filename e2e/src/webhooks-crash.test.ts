@@ -34,6 +34,8 @@ function startDispatcher() {
       WEBHOOKS_PORT: String(30_000 + Math.floor(Math.random() * 20_000)),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_LEASE_SECONDS: '11',
+      // An attempt that times out on a loaded machine is retried within seconds, not the default minute.
+      WEBHOOK_RETRY_BASE_SECONDS: '1',
       LOG_LEVEL: 'warn',
     },
     stdio: process.env.CRASH_DEBUG ? 'inherit' : 'ignore',
