@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateInternalKeyPair } from '@partner/auth';
 import { loadCatalogConfig, startCatalog } from '@partner/catalog';
-import { startConcierge } from '@partner/concierge';
+import { loadConciergeConfig, startConcierge } from '@partner/concierge';
 import { loadConsoleConfig, startConsole } from '@partner/console';
 import { ConsoleClient } from '@partner/console/client';
 import type { Db } from '@partner/db';
 import { useTestDatabase } from '@partner/db/testing';
 import { loadGatewayConfig, startGateway } from '@partner/gateway';
 import { connectRedis, type RedisClient } from '@partner/kit';
-import { loadServiceConfig, type StartedService } from '@partner/platform';
+import type { StartedService } from '@partner/platform';
 import { loadWebhooksConfig, startWebhooks } from '@partner/webhooks';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -37,7 +37,12 @@ export interface Stack {
  * it (configuration parsed from an environment), on a fresh database and a Redis key prefix of its own.
  */
 export async function startStack(
-  options: { gateways?: number; gatewayEnv?: Record<string, string>; webhooksEnv?: Record<string, string> } = {},
+  options: {
+    gateways?: number;
+    gatewayEnv?: Record<string, string>;
+    webhooksEnv?: Record<string, string>;
+    conciergeEnv?: Record<string, string>;
+  } = {},
 ): Promise<Stack> {
   const database = await useTestDatabase();
   const redisPrefix = `t${randomBytes(4).toString('hex')}:`;
@@ -71,7 +76,7 @@ export async function startStack(
   // Tests drive the dispatcher themselves unless they ask for the running loop.
   const webhooksEnv = { WEBHOOK_DISPATCHER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ...options.webhooksEnv };
   const webhooks = track(await startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
-  const concierge = track(await startConcierge(loadServiceConfig(env, 'CONCIERGE_PORT', 0)));
+  const concierge = track(await startConcierge(loadConciergeConfig({ ...env, ...options.conciergeEnv })));
   const serviceUrls = { catalog: url(catalog), webhooks: url(webhooks), concierge: url(concierge) };
   const gateways: StartedService[] = [];
   for (let i = 0; i < (options.gateways ?? 1); i++) {

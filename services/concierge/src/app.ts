@@ -1,9 +1,9 @@
 import type { Express } from 'express';
-import { createInternalServiceApp, type ServiceDeps } from '@partner/platform';
+import { createInternalServiceApp } from '@partner/platform';
+import { registerConciergeRoutes } from './chat/concierge.routes.js';
+import type { ConciergeDeps } from './deps.js';
 
-export interface ConciergeDeps extends ServiceDeps {
-  internalPublicKey: string;
-}
+export type { ConciergeDeps } from './deps.js';
 
 export function createApp(deps: ConciergeDeps): Express {
   return createInternalServiceApp({
@@ -11,6 +11,6 @@ export function createApp(deps: ConciergeDeps): Express {
     logger: deps.logger,
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
-    register: () => {},
+    register: (router) => registerConciergeRoutes(router, deps),
   });
 }

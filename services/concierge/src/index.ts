@@ -1,2 +1,3 @@
 export { createApp } from './app.js';
+export { loadConciergeConfig, type ConciergeConfig } from './config.js';
 export { startConcierge } from './server.js';

@@ -1,0 +1,33 @@
+import type { Request, Response, Router } from 'express';
+import { keyPrincipal } from '@partner/auth';
+import { ZChatRequest } from '@partner/contracts';
+import { parseWith } from '@partner/kit';
+import type { ConciergeDeps } from '../deps.js';
+import { bootstrap, prepareTurn, runTurn } from './concierge.service.js';
+import { SseStream } from './sse.js';
+
+export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): void {
+  const chat = async (req: Request<{ id: string }>, res: Response) => {
+    const principal = keyPrincipal(req.principal);
+    const body = parseWith(ZChatRequest, req.body, 'body');
+    const restaurant = await prepareTurn(deps, principal, req.params.id);
+    // A client that goes away cancels the model call.
+    const abort = new AbortController();
+    res.once('close', () => abort.abort());
+    const sse = new SseStream(res);
+    try {
+      await runTurn(deps, principal, restaurant, body, sse, abort.signal);
+    } catch (err) {
+      req.log.error({ err }, 'concierge turn failed');
+      sse.send('error', { code: 'internal_error', message: 'Something went wrong on our side.' });
+    } finally {
+      sse.end();
+    }
+  };
+  router.post('/v1/partner/restaurants/:id/concierge/chat', chat);
+  router.post('/v1/partner/embed/restaurants/:id/concierge/chat', chat);
+  router.get('/v1/partner/embed/restaurants/:id/concierge', async (req, res) => {
+    res.setHeader('Cache-Control', 'private, max-age=60');
+    res.json({ data: await bootstrap(deps, keyPrincipal(req.principal), req.params.id) });
+  });
+}

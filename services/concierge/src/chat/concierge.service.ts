@@ -1,0 +1,149 @@
+import type { KeyPrincipal } from '@partner/auth';
+import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
+import { findRestaurantForOwner, readPlatformSettings, type RestaurantRow } from '@partner/db';
+import { AppError, newId } from '@partner/kit';
+import { billingPeriod } from '@partner/platform';
+import type { ConciergeDeps } from '../deps.js';
+import { tokenize, type MenuEntry } from '../grounding/menu-index.js';
+import { buildSystemPrompt } from '../grounding/prompt.js';
+import { CardMarkerFilter } from './card-markers.js';
+import type { SseStream } from './sse.js';
+
+const ALLERGEN_WORDS = new Set(
+  'allergy allergies allergic allergen allergens gluten wheat celiac coeliac nut nuts peanut peanuts tree dairy milk lactose egg eggs soy soya fish shellfish crustacean crustaceans molluscs mollusc sesame mustard celery lupin sulphites sulfites'.split(
+    ' ',
+  ),
+);
+const ALLERGEN_NOTE = 'Declared by the restaurant. Allergen information can change: please confirm with the staff before ordering.';
+
+export const disclosureFor = (restaurantName: string) =>
+  `You are chatting with an AI assistant. Its answers come from ${restaurantName}'s menu and may be incomplete or wrong; check allergens with the staff.`;
+
+async function servable(deps: ConciergeDeps, restaurant: RestaurantRow): Promise<boolean> {
+  if (restaurant.subscription_status !== 'active' || !restaurant.partner_api_addon) return false;
+  if (!restaurant.concierge_addon || !restaurant.concierge_enabled) return false;
+  return !(await readPlatformSettings(deps.db)).conciergeKillSwitch;
+}
+
+/** The embed's bootstrap: every state that cannot be served is `{ enabled: false }`, never an error. */
+export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<TConciergeBootstrap> {
+  const found = await findRestaurantForOwner(deps.db, principal.owner, restaurantId);
+  if (!found || !(await servable(deps, found.restaurant))) return { enabled: false };
+  const { restaurant } = found;
+  return {
+    enabled: true,
+    displayName: restaurant.concierge_display_name ?? restaurant.name,
+    welcomeMessage: restaurant.concierge_welcome_message ?? 'Hi! Ask me anything about our menu.',
+    disclosure: disclosureFor(restaurant.name),
+    currency: restaurant.currency,
+    publicMenuUrl: restaurant.public_menu_url,
+    testMode: principal.environment === 'test',
+  };
+}
+
+/** Checks made before the stream opens, answered as ordinary JSON errors. */
+export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<RestaurantRow> {
+  const found = await findRestaurantForOwner(deps.db, principal.owner, restaurantId);
+  if (!found) throw new AppError('not_found', 'No such restaurant.');
+  if (found.grantScopes && !found.grantScopes.includes('concierge:chat')) {
+    throw new AppError('forbidden_scope', "The restaurant's grant to your organisation does not include the concierge:chat scope.");
+  }
+  if (!(await servable(deps, found.restaurant))) {
+    throw new AppError('concierge_unavailable', "This restaurant's assistant is not available right now.");
+  }
+  return found.restaurant;
+}
+
+/**
+ * One grounded turn, streamed: `meta` (with the disclosure) first, then `delta`s as the model writes,
+ * `detail` for allergen questions, `cards` for real dishes only, and `done`; or `error` at any point.
+ */
+export async function runTurn(
+  deps: ConciergeDeps,
+  principal: KeyPrincipal,
+  restaurant: RestaurantRow,
+  request: TChatRequest,
+  sse: SseStream,
+  signal: AbortSignal,
+): Promise<void> {
+  const turnId = newId('trn');
+  const testMode = principal.environment === 'test';
+  sse.send('meta', {
+    turnId,
+    restaurant: { id: restaurant.id, name: restaurant.name },
+    disclosure: disclosureFor(restaurant.name),
+    currency: restaurant.currency,
+    testMode,
+  });
+
+  // One allowance per restaurant for every channel; test keys spend none.
+  if (!testMode) {
+    const granted = await deps.usageMeter.take({
+      restaurantId: restaurant.id,
+      metric: 'concierge_messages',
+      periodStart: billingPeriod(restaurant.billing_anchor, deps.now()).start,
+      limit: restaurant.concierge_allowance,
+    });
+    if (!granted) {
+      sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
+      return;
+    }
+  }
+  const provider = testMode ? deps.sandboxProvider : deps.liveProvider;
+  if (!provider) {
+    sse.send('error', { code: 'provider_not_configured', message: 'No model is configured for live conversations.' });
+    return;
+  }
+
+  const index = await deps.menuIndexes.get(deps.db, restaurant.id);
+  const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
+  const retrieved = index.search(question);
+  const system = buildSystemPrompt({
+    restaurantName: restaurant.name,
+    currency: restaurant.currency,
+    houseNotes: restaurant.house_notes,
+    dishes: retrieved,
+  });
+  const filter = new CardMarkerFilter();
+  try {
+    for await (const chunk of provider.stream({
+      system,
+      messages: [...(request.history ?? []), { role: 'user', content: request.message }],
+      retrieved,
+      signal,
+    })) {
+      const text = filter.push(chunk);
+      if (text) sse.send('delta', { text });
+    }
+    const rest = filter.flush();
+    if (rest) sse.send('delta', { text: rest });
+  } catch (err) {
+    if (signal.aborted) return;
+    deps.logger.warn({ err, restaurantId: restaurant.id }, 'model stream failed');
+    sse.send('error', { code: 'upstream_error', message: 'The assistant stopped answering. Please try again.' });
+    return;
+  }
+
+  // Only dishes of this menu become cards or details: an id the model made up goes nowhere.
+  const known = new Map<string, MenuEntry>(index.entries.map((entry) => [entry.id, entry]));
+  const cited = filter.ids.map((id) => known.get(id)).filter((entry): entry is MenuEntry => entry !== undefined);
+  if (tokenize(question).some((token) => ALLERGEN_WORDS.has(token))) {
+    for (const dish of cited.length ? cited : retrieved.slice(0, 3)) {
+      sse.send('detail', { itemId: dish.id, allergens: dish.allergens, source: 'declared', note: ALLERGEN_NOTE });
+    }
+  }
+  if (cited.length) {
+    const menuUrl = restaurant.public_menu_url ?? `/menu/${restaurant.id}`;
+    sse.send('cards', {
+      cards: cited.map((dish) => ({
+        itemId: dish.id,
+        name: dish.name,
+        priceCents: dish.priceCents,
+        currency: restaurant.currency,
+        thumbnailUrl: null,
+        url: `${menuUrl}#item-${dish.slug}`,
+      })),
+    });
+  }
+  sse.send('done', { turnId, finishReason: 'stop' });
+}

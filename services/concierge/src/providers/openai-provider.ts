@@ -1,0 +1,27 @@
+import OpenAI from 'openai';
+import type { ChatProvider, ChatTurnInput } from './provider.js';
+
+/** OpenAI, or any self-hosted server speaking its chat-completions protocol (base URL, key, model). */
+export class OpenAIChatProvider implements ChatProvider {
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: { apiKey: string; baseURL?: string; model: string }) {
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: 60_000 });
+  }
+
+  async *stream(input: ChatTurnInput): AsyncIterable<string> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: this.options.model,
+        stream: true,
+        temperature: 0.2,
+        messages: [{ role: 'system', content: input.system }, ...input.messages],
+      },
+      { signal: input.signal },
+    );
+    for await (const chunk of stream) {
+      const text = chunk.choices[0]?.delta?.content;
+      if (text) yield text;
+    }
+  }
+}

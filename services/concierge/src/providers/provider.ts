@@ -1,0 +1,15 @@
+import type { MenuEntry } from '../grounding/menu-index.js';
+
+export interface ChatTurnInput {
+  /** Our rules and the restaurant's grounding data; never anything the caller wrote. */
+  system: string;
+  messages: { role: 'user' | 'assistant'; content: string }[];
+  /** The dishes retrieved for this turn (the sandbox answers from them). */
+  retrieved: MenuEntry[];
+  signal: AbortSignal;
+}
+
+/** A model behind one interface: text arrives piece by piece, as the model produces it. */
+export interface ChatProvider {
+  stream(input: ChatTurnInput): AsyncIterable<string>;
+}
