@@ -4,7 +4,7 @@ import { ConciergeEventSchemas, ZConciergeBootstrap } from '@partner/contracts';
 import { expectError } from './expect-error.js';
 import { startFakeOpenAI } from './fake-openai.js';
 import { streamChat, type StreamedEvent } from './sse-client.js';
-import { restaurantWithKey, startStack, type Stack } from './stack.js';
+import { restaurantWithKey, sampleModelFiles, startStack, type Stack } from './stack.js';
 
 let stack: Stack;
 let fake: Awaited<ReturnType<typeof startFakeOpenAI>>;
@@ -18,7 +18,12 @@ const script = {
 beforeAll(async () => {
   fake = await startFakeOpenAI(script);
   stack = await startStack({
-    conciergeEnv: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: fake.baseURL, CONCIERGE_MODEL: 'fake-model' },
+    conciergeEnv: {
+      OPENAI_API_KEY: 'sk-test-fake',
+      OPENAI_BASE_URL: fake.baseURL,
+      CONCIERGE_MODEL: 'fake-model',
+      CONCIERGE_HEARTBEAT_SECONDS: '0.05',
+    },
   });
 });
 afterAll(async () => {
@@ -97,6 +102,7 @@ describe('live keys through an OpenAI-compatible server', () => {
       delayMs: 0,
       failAfter: undefined,
     });
+    fake.hold();
     const pending = streamChat(chatUrl(restaurant.id), auth, { message: 'What dessert do you recommend?' });
     // The first tokens reach the client while the model is still holding back the rest.
     await expect.poll(() => fake.requests.length, { timeout: 2000 }).toBeGreaterThan(0);
@@ -168,6 +174,35 @@ describe('live keys through an OpenAI-compatible server', () => {
     expect(served).toHaveLength(n);
     expect(refused).toHaveLength(2 * n);
     for (const turn of refused) expect(kinds(turn.events)).toEqual(['meta', 'error']);
+  });
+});
+
+describe('stream plumbing', () => {
+  it('keeps an idle stream alive with heartbeat comments', async () => {
+    const { restaurant, auth } = await conciergeRestaurant('live');
+    Object.assign(script, { tokens: ['a', 'b'], holdBeforeToken: 1, failAfter: undefined, delayMs: 0 });
+    fake.hold();
+    const res = await fetch(chatUrl(restaurant.id), {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hi' }),
+    });
+    setTimeout(() => fake.release(), 300);
+    const raw = await res.text();
+    expect(raw).toContain(': keep-alive');
+    expect(raw.indexOf(': keep-alive')).toBeLessThan(raw.lastIndexOf('event: done'));
+    script.holdBeforeToken = undefined;
+  });
+
+  it('gives cards a signed thumbnail when the dish has a ready model', async () => {
+    const { restaurant, auth, tiramisu } = await conciergeRestaurant('test');
+    await stack.console.uploadModel(tiramisu.id, await sampleModelFiles());
+    const { events } = await streamChat(chatUrl(restaurant.id), auth, { message: 'tiramisu' });
+    const card = events.find((e) => e.event === 'cards')!.data.cards.find((c: { itemId: string }) => c.itemId === tiramisu.id);
+    expect(card.thumbnailUrl).toMatch(/^http:\/\/gateway\.test\/v1\/assets\/.+\/thumbnail\.png$/);
+    const image = await request(stack.gatewayUrl).head(new URL(card.thumbnailUrl).pathname);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
   });
 });
 

@@ -7,8 +7,12 @@ import type { AddressInfo } from 'node:net';
  */
 export async function startFakeOpenAI(script: { tokens: string[]; delayMs?: number; failAfter?: number; holdBeforeToken?: number }) {
   const requests: { body: any; closedEarly: boolean }[] = [];
+  // A gate the test opens: responses wait before token `holdBeforeToken` until then.
+  let gate: Promise<void> = Promise.resolve();
   let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
+  const hold = () => {
+    gate = new Promise<void>((resolve) => (release = resolve));
+  };
   const server = createServer(async (req: IncomingMessage, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -24,7 +28,7 @@ export async function startFakeOpenAI(script: { tokens: string[]; delayMs?: numb
     for (const [index, token] of script.tokens.entries()) {
       if (res.destroyed) return;
       if (script.failAfter === index) return res.destroy();
-      if (script.holdBeforeToken === index) await held;
+      if (script.holdBeforeToken === index) await gate;
       res.write(chunk({ content: token }));
       await new Promise((resolve) => setTimeout(resolve, script.delayMs ?? 0));
     }
@@ -35,7 +39,8 @@ export async function startFakeOpenAI(script: { tokens: string[]; delayMs?: numb
   return {
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
-    release,
+    hold,
+    release: () => release(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

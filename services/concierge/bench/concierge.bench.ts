@@ -127,6 +127,7 @@ const entries: MenuEntry[] = Array.from({ length: 1000 }, (_, n) => ({
   priceCents: 500 + n,
   allergens: ['milk'],
   dietaryTags: ['vegetarian'],
+  thumbnailKey: null,
 }));
 const buildStarted = performance.now();
 const index = new MenuIndex(entries);

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '@partner/platform';
+import type { AssetSigner, ServiceDeps } from '@partner/platform';
 import type { MenuIndexCache } from './grounding/menu-index.js';
 import type { ChatProvider } from './providers/provider.js';
 
@@ -8,4 +8,7 @@ export interface ConciergeDeps extends ServiceDeps {
   /** For live keys; null when no model is configured. */
   liveProvider: ChatProvider | null;
   sandboxProvider: ChatProvider;
+  heartbeatMs: number;
+  /** Signs card thumbnails; null leaves them out. */
+  signer: AssetSigner | null;
 }

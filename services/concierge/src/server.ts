@@ -1,4 +1,4 @@
-import { createServiceDeps, startWith, type StartedService } from '@partner/platform';
+import { AssetSigner, createServiceDeps, startWith, type StartedService } from '@partner/platform';
 import { createApp } from './app.js';
 import type { ConciergeConfig } from './config.js';
 import { MenuIndexCache } from './grounding/menu-index.js';
@@ -13,6 +13,8 @@ export async function startConcierge(config: ConciergeConfig): Promise<StartedSe
     menuIndexes: new MenuIndexCache(),
     liveProvider: config.openai ? new OpenAIChatProvider(config.openai) : null,
     sandboxProvider: new SandboxChatProvider(),
+    heartbeatMs: config.heartbeatMs,
+    signer: config.assets ? new AssetSigner(config.assets) : null,
   });
   return startWith({ app, logger: deps.logger, closeDeps: close }, config.port);
 }

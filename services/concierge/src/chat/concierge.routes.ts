@@ -14,7 +14,7 @@ export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): vo
     // A client that goes away cancels the model call.
     const abort = new AbortController();
     res.once('close', () => abort.abort());
-    const sse = new SseStream(res);
+    const sse = new SseStream(res, deps.heartbeatMs);
     try {
       await runTurn(deps, principal, restaurant, body, sse, abort.signal);
     } catch (err) {

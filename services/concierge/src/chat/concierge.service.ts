@@ -134,13 +134,14 @@ export async function runTurn(
   }
   if (cited.length) {
     const menuUrl = restaurant.public_menu_url ?? `/menu/${restaurant.id}`;
+    const expiresAt = deps.signer?.expiry(deps.now());
     sse.send('cards', {
       cards: cited.map((dish) => ({
         itemId: dish.id,
         name: dish.name,
         priceCents: dish.priceCents,
         currency: restaurant.currency,
-        thumbnailUrl: null,
+        thumbnailUrl: deps.signer && dish.thumbnailKey && expiresAt ? deps.signer.url(dish.thumbnailKey, expiresAt) : null,
         url: `${menuUrl}#item-${dish.slug}`,
       })),
     });

@@ -9,6 +9,8 @@ export interface MenuEntry {
   priceCents: number;
   allergens: string[];
   dietaryTags: string[];
+  /** Storage key of the ready model's thumbnail, if any. */
+  thumbnailKey: string | null;
 }
 
 const WEIGHTS = { name: 3, tags: 2, description: 1 } as const;
@@ -76,6 +78,7 @@ export class MenuIndexCache {
         priceCents: row.price_cents,
         allergens: row.allergens,
         dietaryTags: row.dietary_tags,
+        thumbnailKey: row.model_status === 'ready' ? row.model_thumbnail_key : null,
       })),
     );
     this.cached.set(restaurantId, { etag, index });
