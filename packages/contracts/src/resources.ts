@@ -113,5 +113,7 @@ export const ZEmbedItem = z.object({
   expiresAt: ZTimestamp,
   publicMenuUrl: z.string().nullable(),
   testMode: z.boolean(),
+  /** Pass back as `?view=` to refresh expired URLs without counting another view. */
+  viewToken: z.string(),
 });
 export type TEmbedItem = z.infer<typeof ZEmbedItem>;

@@ -40,7 +40,15 @@ export async function findLiveItemForOwner(db: Executor, owner: Owner, id: strin
     .selectFrom('items')
     .innerJoin('restaurants as r', 'r.id', 'items.restaurant_id')
     .selectAll('items')
-    .select(['r.currency', 'r.subscription_status', 'r.partner_api_addon', 'r.billing_anchor', 'r.monthly_quota', 'r.overage_budget'])
+    .select([
+      'r.currency',
+      'r.public_menu_url',
+      'r.subscription_status',
+      'r.partner_api_addon',
+      'r.billing_anchor',
+      'r.monthly_quota',
+      'r.overage_budget',
+    ])
     .where('items.id', '=', id)
     .where('items.deleted_at', 'is', null);
   const row =
@@ -59,10 +67,21 @@ export async function findLiveItemForOwner(db: Executor, owner: Owner, id: strin
           .select('g.scopes as grant_scopes')
           .executeTakeFirst();
   if (!row) return undefined;
-  const { currency, subscription_status, partner_api_addon, billing_anchor, monthly_quota, overage_budget, grant_scopes, ...item } = row;
+  const {
+    currency,
+    public_menu_url,
+    subscription_status,
+    partner_api_addon,
+    billing_anchor,
+    monthly_quota,
+    overage_budget,
+    grant_scopes,
+    ...item
+  } = row;
   return {
     item,
     currency,
+    publicMenuUrl: public_menu_url,
     restaurant: { id: item.restaurant_id, subscription_status, partner_api_addon, billing_anchor, monthly_quota, overage_budget },
     grantScopes: grant_scopes as string[] | null,
   };

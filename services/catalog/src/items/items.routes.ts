@@ -5,7 +5,7 @@ import { ZAssetUrlsRequest, ZItemStatus } from '@partner/contracts';
 import { parseWith } from '@partner/kit';
 import { zCursorParam, zLimit } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
-import { getItemDetail, listItems, refreshAssetUrls } from './items.service.js';
+import { getEmbedItem, getItemDetail, listItems, refreshAssetUrls } from './items.service.js';
 
 const ZItemListQuery = z.strictObject({
   limit: zLimit,
@@ -17,6 +17,8 @@ const ZItemListQuery = z.strictObject({
   status: z.enum(ZItemStatus.options, { message: `must be one of ${ZItemStatus.options.join(', ')}` }).optional(),
 });
 
+const ZEmbedItemQuery = z.strictObject({ view: z.string().max(200).optional() });
+
 export function registerItemRoutes(router: Router, deps: CatalogDeps): void {
   router.get('/v1/partner/restaurants/:id/items', async (req, res) => {
     const query = parseWith(ZItemListQuery, req.query, 'query');
@@ -24,6 +26,11 @@ export function registerItemRoutes(router: Router, deps: CatalogDeps): void {
   });
   router.get('/v1/partner/items/:id', async (req, res) => {
     res.json({ data: await getItemDetail(deps, keyPrincipal(req.principal), req.params.id) });
+  });
+  router.get('/v1/partner/embed/items/:id', async (req, res) => {
+    const query = parseWith(ZEmbedItemQuery, req.query, 'query');
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ data: await getEmbedItem(deps, keyPrincipal(req.principal), req.params.id, query.view) });
   });
   router.post('/v1/partner/items/:id/asset-urls', async (req, res) => {
     const body = parseWith(ZAssetUrlsRequest, req.body ?? {}, 'body');

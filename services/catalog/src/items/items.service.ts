@@ -1,5 +1,6 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { isId, type TAssetUrls, type TAssets, type TItem, type TItemDetail, type TTombstone } from '@partner/contracts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isId, type TAssetUrls, type TAssets, type TEmbedItem, type TItem, type TItemDetail, type TTombstone } from '@partner/contracts';
 import { closeSyncWindow, findLiveItemForOwner, iso, listItemsInWindow, presentItem, type ItemRow } from '@partner/db';
 import { AppError } from '@partner/kit';
 import { decodeListCursor, encodeListCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
@@ -90,13 +91,60 @@ const noSuchItem = () => new AppError('not_found', 'No such item.');
  * The item, if the key reaches it with assets:read (one query), metered. A missing item and one the
  * key cannot reach answer the very same 404 (spec 4.4).
  */
-async function requireItemAccess(deps: CatalogDeps, principal: KeyPrincipal, itemId: string) {
+async function requireItemAccess(
+  deps: CatalogDeps,
+  principal: KeyPrincipal,
+  itemId: string,
+  options: { meter: boolean } = { meter: true },
+) {
   if (!isId('itm', itemId)) throw noSuchItem();
   const found = await findLiveItemForOwner(deps.db, principal.owner, itemId);
   if (!found) throw noSuchItem();
   requireEntitlement(found.restaurant, found.grantScopes, 'assets:read');
-  await meterApiRequest(deps.usageMeter, principal, found.restaurant, deps.now());
+  if (options.meter) await meterApiRequest(deps.usageMeter, principal, found.restaurant, deps.now());
   return found;
+}
+
+const VIEW_TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
+
+function viewToken(deps: CatalogDeps, principal: KeyPrincipal, itemId: string): string {
+  const expires = deps.now().getTime() + VIEW_TOKEN_LIFETIME_MS;
+  const mac = createHmac('sha256', deps.cursorSecret).update(`view|${principal.keyId}|${itemId}|${expires}`).digest('base64url');
+  return `${expires}.${mac}`;
+}
+
+function validViewToken(deps: CatalogDeps, principal: KeyPrincipal, itemId: string, token: string): boolean {
+  const [expires, mac] = token.split('.');
+  if (!expires || !mac || !/^\d{1,15}$/.test(expires) || Number(expires) <= deps.now().getTime()) return false;
+  const expected = createHmac('sha256', deps.cursorSecret).update(`view|${principal.keyId}|${itemId}|${expires}`).digest();
+  const given = Buffer.from(mac, 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * What the viewer embed needs. Each load is one embed view against the quota (live keys); a refresh of
+ * expired URLs that presents the load's view token counts nothing (spec 4.8 behaviours 4 and 6).
+ */
+export async function getEmbedItem(
+  deps: CatalogDeps,
+  principal: KeyPrincipal,
+  itemId: string,
+  view: string | undefined,
+): Promise<TEmbedItem> {
+  const refresh = view !== undefined && validViewToken(deps, principal, itemId, view);
+  const { item, publicMenuUrl } = await requireItemAccess(deps, principal, itemId, { meter: !refresh });
+  const assets = signAssets(deps, item, ['usdz', 'glb']);
+  return {
+    itemId: item.id,
+    name: item.name,
+    thumbnailUrl: assets?.thumbnailUrl ?? null,
+    usdzUrl: assets?.usdzUrl ?? null,
+    glbUrl: assets?.glbUrl ?? null,
+    expiresAt: assets?.expiresAt ?? iso(deps.now()),
+    publicMenuUrl,
+    testMode: principal.environment === 'test',
+    viewToken: refresh ? view! : viewToken(deps, principal, itemId),
+  };
 }
 
 function signAssets(deps: CatalogDeps, item: ItemRow, formats: ('usdz' | 'glb')[]): TAssets | null {
