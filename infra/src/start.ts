@@ -131,6 +131,9 @@ Demo restaurant ${demo.restaurantId}
 Try it:
   curl -s ${gatewayUrl}/v1/partner/me -H "Authorization: Bearer ${demo.secretKey}"
   curl -s ${gatewayUrl}/v1/partner/restaurants -H "Authorization: Bearer ${demo.secretKey}"
+  curl -s "${gatewayUrl}/v1/partner/restaurants/${demo.restaurantId}/items?limit=2" -H "Authorization: Bearer ${demo.secretKey}"
+  curl -sN ${gatewayUrl}/v1/partner/restaurants/${demo.restaurantId}/concierge/chat -H "Authorization: Bearer ${demo.secretKey}" \\
+    -H 'content-type: application/json' -d '{"message":"Anything with salmon?"}'
   pnpm console key create --restaurant ${demo.restaurantId} --type secret --env test --name "my key"
 
 Ctrl-C stops everything.
