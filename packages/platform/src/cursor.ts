@@ -39,8 +39,7 @@ export interface CursorBinding {
   filters: unknown[];
 }
 
-const fingerprint = (filters: unknown[]) =>
-  createHmac('sha256', 'filters').update(JSON.stringify(filters)).digest('base64url').slice(0, 16);
+const fingerprint = (filters: unknown[]) => createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 16);
 
 /** A cursor for the next page: the position, bound to the listing, scope and filters that produced it. */
 export function encodeListCursor(secret: string, binding: CursorBinding, position: Record<string, string>): string {

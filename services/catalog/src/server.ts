@@ -1,7 +1,7 @@
 import { AssetSigner, createServiceDeps, LocalDirectoryStorage, startWith, type StartedService } from '@partner/platform';
 import { createApp } from './app.js';
 import type { CatalogConfig } from './config.js';
-import { startTombstonePurge } from './items/tombstone-purge.js';
+import { startHousekeeping } from './items/housekeeping.js';
 
 export async function startCatalog(config: CatalogConfig): Promise<StartedService> {
   // The catalog writes only usage counters and idempotency records: commits need not wait for the disk
@@ -14,13 +14,13 @@ export async function startCatalog(config: CatalogConfig): Promise<StartedServic
     signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
     storage: new LocalDirectoryStorage(config.assetStorageDir),
   });
-  const purge = startTombstonePurge(deps);
+  const housekeeping = startHousekeeping(deps);
   return startWith(
     {
       app,
       logger: deps.logger,
       closeDeps: async () => {
-        purge.stop();
+        housekeeping.stop();
         await close();
       },
     },

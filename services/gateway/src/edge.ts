@@ -50,7 +50,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
     const atPath = router.atPath(path);
     if (atPath.embed) {
       applyEmbedCors(req, res);
-      if (req.method === 'OPTIONS') return answerPreflight(req, res);
+      if (req.method === 'OPTIONS') return answerPreflight(res);
     }
 
     const match = router.match(atPath, req.method);

@@ -220,10 +220,6 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
   }));
 }
 
-export async function findOutboxEvent(db: Executor, eventId: string): Promise<OutboxEventRow | undefined> {
-  return db.selectFrom('outbox_events').selectAll().where('id', '=', eventId).executeTakeFirst();
-}
-
 export async function recordDeliveryOutcome(
   tx: Executor,
   id: string,

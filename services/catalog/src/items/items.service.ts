@@ -5,7 +5,7 @@ import { closeSyncWindow, findLiveItemForOwner, iso, listItemsInWindow, presentI
 import { AppError } from '@partner/kit';
 import { decodeListCursor, encodeListCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
-import { TOMBSTONE_RETENTION_MS } from './tombstone-purge.js';
+import { TOMBSTONE_RETENTION_MS } from './housekeeping.js';
 
 export interface ItemListQuery {
   limit: number;

@@ -16,7 +16,7 @@ export function applyEmbedCors(req: Request, res: Response): void {
 }
 
 /** A preflight needs no key: browsers never send credentials with one. */
-export function answerPreflight(req: Request, res: Response): void {
+export function answerPreflight(res: Response): void {
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID');
   res.setHeader('Access-Control-Max-Age', '600');
