@@ -2,9 +2,12 @@ import express, { type Express } from 'express';
 import { errorHandler, notFoundHandler, requestContext, type Logger } from '@partner/kit';
 import { claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
+import { embedScripts } from './embed-scripts.js';
 
 export interface GatewayDeps extends EdgeDeps {
   logger: Logger;
+  /** The built embed scripts served at /embed/*.js. */
+  embedDir: string;
 }
 
 export function createApp(deps: GatewayDeps): Express {
@@ -21,6 +24,7 @@ export function createApp(deps: GatewayDeps): Express {
     res.json({ status: 'ok' });
   });
   app.use(partnerEdge(deps));
+  app.use('/embed', embedScripts(deps.embedDir));
   app.use(notFoundHandler());
   app.use(errorHandler());
   return app;

@@ -4,6 +4,7 @@ import { connectRedis, createLogger } from '@partner/kit';
 import { KeyCache, subscribeToInvalidations } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config.js';
+import { embedScriptsDir } from './embed-scripts.js';
 import { ServiceProxy } from './proxy/proxy.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
@@ -29,6 +30,7 @@ export async function createDeps(config: GatewayConfig): Promise<{ deps: Gateway
     tokens: new InternalTokenSigner(config.jwtPrivateKey),
     docsUrl: config.docsUrl,
     maxBodyBytes: config.maxBodyBytes,
+    embedDir: embedScriptsDir(),
     now: () => new Date(),
   };
   return {

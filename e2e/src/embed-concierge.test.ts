@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, SCREENSHOTS, startPageHost } from './browser.js';
+import { restaurantWithKey, startStack, type Stack } from './stack.js';
+
+// The concierge widget in a real browser (headless Chromium), on a third-party page that loads
+// concierge.v1.js from the gateway.
+let stack: Stack;
+let browser: Browser;
+let host: Awaited<ReturnType<typeof startPageHost>>;
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+  host = await startPageHost({});
+});
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await stack?.stop();
+});
+
+const page = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>Bistro</title></head><body><h1>Bistro</h1>${body}<script src="${stack.gatewayUrl}/embed/concierge.v1.js"></script></body></html>`;
+
+async function open(path: string, html: string): Promise<{ tab: Page; requests: string[] }> {
+  host.pages[path] = html;
+  const tab = await browser.newPage();
+  const requests: string[] = [];
+  tab.on('request', (req) => requests.push(req.url()));
+  await tab.goto(`${host.origin}${path}`);
+  return { tab, requests };
+}
+
+describe('<service-concierge>', () => {
+  it('demo renders the bundled thread with the disclosure, and makes no API call', async () => {
+    const { tab, requests } = await open('/demo', page('<service-concierge demo></service-concierge>'));
+    await expect.poll(() => tab.locator('service-concierge .message.assistant').count()).toBeGreaterThan(1);
+    expect(await tab.locator('service-concierge .disclosure').textContent()).toContain('AI assistant');
+    expect(await tab.locator('service-concierge .card').count()).toBe(1);
+    expect(requests.filter((url) => url.includes('/v1/'))).toEqual([]);
+    await tab.screenshot({ path: `${SCREENSHOTS}concierge-demo.png` });
+    await tab.close();
+  });
+
+  it('demo="launcher" renders the closed launcher', async () => {
+    const { tab } = await open('/launcher', page('<service-concierge demo="launcher"></service-concierge>'));
+    await expect.poll(() => tab.locator('service-concierge .launcher').count()).toBe(1);
+    expect(await tab.locator('service-concierge .panel').count()).toBe(0);
+    await tab.screenshot({ path: `${SCREENSHOTS}concierge-launcher.png` });
+    await tab.close();
+  });
+
+  it('renders nothing without a restaurant id or key', async () => {
+    const { tab, requests } = await open('/missing', page('<service-concierge restaurant-id="rst_x"></service-concierge>'));
+    await tab.waitForTimeout(300);
+    expect(await tab.locator('service-concierge *').count()).toBe(0);
+    expect(requests.filter((url) => url.includes('/v1/'))).toEqual([]);
+    await tab.close();
+  });
+
+  it('streams a sandbox turn, renders cards, keeps script-like text as text, and pins the disclosure', async () => {
+    const { restaurant } = await restaurantWithKey(stack);
+    await stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
+    await stack.console.createItem(restaurant.id, { name: '<img src=x onerror="window.__pwned=1"> Tomato soup', priceCents: 700 });
+    const key = await stack.console.createKey({
+      restaurantId: restaurant.id,
+      type: 'publishable',
+      environment: 'test',
+      name: 'web',
+      allowedOrigins: [host.origin],
+    });
+    const { tab } = await open(
+      '/live',
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key.value}"></service-concierge>`),
+    );
+    await tab.locator('service-concierge .launcher').click();
+    expect(await tab.locator('service-concierge .badge').textContent()).toBe('TEST MODE');
+    expect(await tab.locator('service-concierge .disclosure').textContent()).toContain('AI assistant');
+    await tab.locator('service-concierge input').fill('Do you have soup?');
+    await tab.locator('service-concierge form button').click();
+    await expect.poll(() => tab.locator('service-concierge .card').count(), { timeout: 5000 }).toBe(1);
+    const reply = await tab.locator('service-concierge .message.assistant').last().textContent();
+    expect(reply).toContain('<img src=x onerror="window.__pwned=1"> Tomato soup');
+    expect(await tab.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await tab.locator('service-concierge .message img').count()).toBe(0);
+    await tab.screenshot({ path: `${SCREENSHOTS}concierge-sandbox-turn.png` });
+
+    // The conversation survives a reload within the tab.
+    await tab.reload();
+    await tab.locator('service-concierge .launcher').click();
+    expect(await tab.locator('service-concierge .message.user').textContent()).toBe('Do you have soup?');
+    await tab.close();
+  });
+
+  it('renders no launcher when the assistant is not servable', async () => {
+    const { restaurant } = await restaurantWithKey(stack);
+    const key = await stack.console.createKey({
+      restaurantId: restaurant.id,
+      type: 'publishable',
+      environment: 'test',
+      name: 'web',
+      allowedOrigins: [host.origin],
+    });
+    const { tab, requests } = await open(
+      '/off',
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key.value}"></service-concierge>`),
+    );
+    await expect.poll(() => requests.some((url) => url.includes('/concierge'))).toBe(true);
+    await tab.waitForTimeout(300);
+    expect(await tab.locator('service-concierge .launcher').count()).toBe(0);
+    await tab.close();
+  });
+});

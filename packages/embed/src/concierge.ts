@@ -1,0 +1,262 @@
+import { createParser } from 'eventsource-parser';
+import { apiBaseOf } from './script-base.js';
+import { DEMO_BOOTSTRAP, DEMO_THREAD } from './concierge-demo.js';
+
+// <service-concierge>: the AI concierge widget (spec 4.8). Everything renders inside a shadow root;
+// assistant text is only ever set with textContent, never parsed as HTML.
+
+interface Card {
+  itemId: string;
+  name: string;
+  priceCents: number;
+  currency: string;
+  url: string;
+}
+interface Message {
+  role: 'user' | 'assistant';
+  text: string;
+  cards?: Card[];
+  notice?: boolean;
+}
+interface Bootstrap {
+  enabled: boolean;
+  displayName?: string;
+  welcomeMessage?: string;
+  disclosure?: string;
+  currency?: string;
+  testMode?: boolean;
+}
+
+const API_BASE = apiBaseOf(document.currentScript as HTMLScriptElement | null);
+const HISTORY_SENT = 10;
+const STYLE = `
+:host { all: initial; font: 14px/1.4 system-ui, sans-serif; color: #1d1d1f; }
+.launcher { position: fixed; right: 20px; bottom: 20px; width: 56px; height: 56px; border-radius: 50%; border: 0;
+  background: #1d1d1f; color: #fff; font-size: 24px; cursor: pointer; box-shadow: 0 4px 14px rgba(0,0,0,.25); z-index: 2147483000; }
+.panel { position: fixed; right: 20px; bottom: 88px; width: min(360px, calc(100vw - 40px)); height: min(520px, calc(100vh - 120px));
+  display: flex; flex-direction: column; background: #fff; border-radius: 12px; box-shadow: 0 8px 30px rgba(0,0,0,.25); overflow: hidden; z-index: 2147483000; }
+.panel.inline { position: static; width: 100%; height: 480px; box-shadow: 0 0 0 1px #ddd; }
+header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; background: #1d1d1f; color: #fff; font-weight: 600; }
+header .title { flex: 1; }
+header button { background: none; border: 0; color: #fff; font-size: 18px; cursor: pointer; }
+.badge { font-size: 10px; font-weight: 700; letter-spacing: .05em; background: #ffcc00; color: #1d1d1f; padding: 2px 6px; border-radius: 4px; }
+.disclosure { padding: 8px 14px; font-size: 12px; background: #f5f5f7; border-bottom: 1px solid #e5e5ea; color: #444; }
+.messages { flex: 1; overflow-y: auto; padding: 12px 14px; display: flex; flex-direction: column; gap: 8px; }
+.message { padding: 8px 10px; border-radius: 10px; max-width: 85%; white-space: pre-wrap; overflow-wrap: anywhere; }
+.user { align-self: flex-end; background: #1d1d1f; color: #fff; }
+.assistant { align-self: flex-start; background: #f0f0f3; }
+.notice { align-self: center; background: #fff4e5; color: #7a4b00; font-size: 12px; }
+.cards { display: flex; flex-direction: column; gap: 6px; margin-top: 6px; }
+.card { display: flex; justify-content: space-between; gap: 8px; padding: 6px 8px; border: 1px solid #ddd; border-radius: 8px;
+  background: #fff; color: inherit; text-decoration: none; }
+.card span:last-child { white-space: nowrap; }
+form { display: flex; gap: 6px; padding: 10px; border-top: 1px solid #e5e5ea; }
+input { flex: 1; padding: 8px 10px; border: 1px solid #ccc; border-radius: 8px; font: inherit; }
+form button { padding: 8px 12px; border: 0; border-radius: 8px; background: #1d1d1f; color: #fff; font: inherit; cursor: pointer; }
+`;
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function formatPrice(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency}`;
+  }
+}
+
+const ERROR_TEXT: Record<string, string> = {
+  concierge_allowance_exhausted: 'The assistant has answered all the questions it can this month. Please ask the staff.',
+};
+
+class ServiceConcierge extends HTMLElement {
+  private root!: ShadowRoot;
+  private restaurantId = '';
+  private key = '';
+  private demo: string | null = null;
+  private bootstrap: Bootstrap = { enabled: false };
+  private messages: Message[] = [];
+  private disclosure = '';
+  private busy = false;
+
+  connectedCallback(): void {
+    if (this.root) return;
+    // Attributes are read once, here; unknown ones are ignored.
+    this.restaurantId = this.getAttribute('restaurant-id') ?? this.getAttribute('data-restaurant') ?? '';
+    this.key = this.getAttribute('publishable-key') ?? this.getAttribute('data-key') ?? this.getAttribute('key') ?? '';
+    this.demo = this.hasAttribute('demo') ? this.getAttribute('demo') || 'thread' : null;
+    this.root = this.attachShadow({ mode: 'open' });
+    if (this.demo) return this.startDemo();
+    // Without both attributes there is nothing to talk to: render nothing at all.
+    if (!this.restaurantId || !this.key) return;
+    void this.load();
+  }
+
+  private get storageKey(): string {
+    return `service-concierge:${this.restaurantId}`;
+  }
+
+  private startDemo(): void {
+    this.bootstrap = DEMO_BOOTSTRAP;
+    this.disclosure = DEMO_BOOTSTRAP.disclosure!;
+    this.messages = DEMO_THREAD;
+    if (this.demo === 'launcher') this.renderLauncher();
+    else this.renderPanel();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const res = await fetch(`${API_BASE}/v1/partner/embed/restaurants/${encodeURIComponent(this.restaurantId)}/concierge`, {
+        headers: { authorization: `Bearer ${this.key}` },
+      });
+      if (!res.ok) return;
+      this.bootstrap = ((await res.json()) as { data: Bootstrap }).data;
+    } catch {
+      return;
+    }
+    // Every state that cannot be served answers enabled: false; then no button at all.
+    if (!this.bootstrap.enabled) return;
+    this.disclosure = this.bootstrap.disclosure ?? '';
+    try {
+      this.messages = JSON.parse(sessionStorage.getItem(this.storageKey) ?? '[]') as Message[];
+    } catch {
+      this.messages = [];
+    }
+    this.renderLauncher();
+  }
+
+  private renderLauncher(): void {
+    this.root.replaceChildren(element('style', undefined, STYLE));
+    const launcher = element('button', 'launcher', '💬');
+    launcher.setAttribute('aria-label', `Chat with ${this.bootstrap.displayName ?? 'the restaurant'}`);
+    launcher.addEventListener('click', () => (this.demo === 'launcher' ? undefined : this.renderPanel()));
+    this.root.append(launcher);
+  }
+
+  private renderPanel(): void {
+    this.root.replaceChildren(element('style', undefined, STYLE));
+    const panel = element('section', this.demo ? 'panel inline' : 'panel');
+    const header = element('header');
+    header.append(element('span', 'title', this.bootstrap.displayName ?? 'Assistant'));
+    if (this.bootstrap.testMode) header.append(element('span', 'badge', 'TEST MODE'));
+    if (!this.demo) {
+      const close = element('button', undefined, '×');
+      close.setAttribute('aria-label', 'Close');
+      close.addEventListener('click', () => this.renderLauncher());
+      header.append(close);
+    }
+    // The disclosure is pinned under the header on every panel, and cannot be closed (spec 4.8).
+    const disclosure = element('div', 'disclosure', this.disclosure);
+    disclosure.setAttribute('role', 'note');
+    const list = element('div', 'messages');
+    list.setAttribute('aria-live', 'polite');
+    if (this.bootstrap.welcomeMessage) list.append(element('div', 'message assistant', this.bootstrap.welcomeMessage));
+    for (const message of this.messages) list.append(this.renderMessage(message));
+    const form = element('form');
+    const input = element('input');
+    input.placeholder = 'Ask about the menu…';
+    input.maxLength = 2000;
+    form.append(input, element('button', undefined, 'Send'));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text || this.busy || this.demo) return;
+      input.value = '';
+      void this.send(text, list);
+    });
+    panel.append(header, disclosure, list, form);
+    this.root.append(panel);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  private renderMessage(message: Message): HTMLElement {
+    const bubble = element('div', `message ${message.notice ? 'notice' : message.role}`, message.text);
+    if (message.cards?.length) {
+      const cards = element('div', 'cards');
+      for (const card of message.cards) {
+        const link = element('a', 'card');
+        link.href = card.url;
+        link.target = '_blank';
+        link.rel = 'noopener';
+        link.append(element('span', undefined, card.name), element('span', undefined, formatPrice(card.priceCents, card.currency)));
+        cards.append(link);
+      }
+      bubble.append(cards);
+    }
+    return bubble;
+  }
+
+  private async send(text: string, list: HTMLElement): Promise<void> {
+    this.busy = true;
+    const history = this.messages
+      .filter((m) => !m.notice)
+      .slice(-HISTORY_SENT)
+      .map((m) => ({ role: m.role, content: m.text }))
+      .filter((m) => m.content);
+    const asked: Message = { role: 'user', text };
+    const reply: Message = { role: 'assistant', text: '' };
+    this.messages.push(asked, reply);
+    list.append(this.renderMessage(asked));
+    let bubble = this.renderMessage(reply);
+    list.append(bubble);
+    const update = () => {
+      const next = this.renderMessage(reply);
+      bubble.replaceWith(next);
+      bubble = next;
+      list.scrollTop = list.scrollHeight;
+    };
+    try {
+      const res = await fetch(`${API_BASE}/v1/partner/embed/restaurants/${encodeURIComponent(this.restaurantId)}/concierge/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(history.length ? { message: text, history } : { message: text }),
+      });
+      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+      const parser = createParser({
+        onEvent: (event) => {
+          const data = JSON.parse(event.data) as Record<string, unknown>;
+          if (event.event === 'meta' && typeof data.disclosure === 'string' && data.disclosure !== this.disclosure) {
+            this.disclosure = data.disclosure;
+            const pinned = this.root.querySelector('.disclosure');
+            if (pinned) pinned.textContent = this.disclosure;
+          } else if (event.event === 'delta') {
+            reply.text += String(data.text ?? '');
+            update();
+          } else if (event.event === 'cards') {
+            reply.cards = data.cards as Card[];
+            update();
+          } else if (event.event === 'error') {
+            reply.notice = true;
+            reply.text = ERROR_TEXT[String(data.code)] ?? 'The assistant could not answer just now. Please try again.';
+            update();
+          }
+        },
+      });
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    } catch {
+      reply.notice = true;
+      reply.text = 'The assistant could not answer just now. Please try again.';
+      update();
+    } finally {
+      this.busy = false;
+      try {
+        sessionStorage.setItem(this.storageKey, JSON.stringify(this.messages.slice(-50)));
+      } catch {
+        // storage full or disabled: the conversation still works for this page
+      }
+    }
+  }
+}
+
+if (!customElements.get('service-concierge')) customElements.define('service-concierge', ServiceConcierge);
