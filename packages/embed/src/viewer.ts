@@ -1,0 +1,225 @@
+import { apiBaseOf } from './script-base.js';
+
+// <service-viewer>: a dish at true size (spec 4.8). A poster first; the 3D runtime (model-viewer, a
+// separate file) loads only after a tap, unless `autoload`. AR: Quick Look on iOS, Scene Viewer on
+// Android, a prompt to open the real browser inside in-app browsers.
+
+interface ViewerItem {
+  itemId: string;
+  name: string;
+  thumbnailUrl: string | null;
+  usdzUrl: string | null;
+  glbUrl: string | null;
+  expiresAt: string;
+  testMode: boolean;
+  viewToken?: string;
+}
+
+const SCRIPT = document.currentScript as HTMLScriptElement | null;
+const API_BASE = apiBaseOf(SCRIPT);
+// The runtime and the sample dish sit beside this script on the embed host.
+const ASSET_BASE = SCRIPT?.src ? new URL('.', SCRIPT.src).href : `${API_BASE}/embed/`;
+const REFRESH_MARGIN_MS = 30_000;
+
+const STYLE = `
+:host { all: initial; display: block; position: relative; width: 100%; aspect-ratio: 1 / 1; font: 14px/1.4 system-ui, sans-serif;
+  color: #1d1d1f; background: #f5f5f7; border-radius: 12px; overflow: hidden; }
+.stage, model-viewer { position: absolute; inset: 0; width: 100%; height: 100%; }
+.poster { width: 100%; height: 100%; object-fit: cover; display: block; }
+.actions { position: absolute; left: 0; right: 0; bottom: 12px; display: flex; justify-content: center; gap: 8px; flex-wrap: wrap; }
+button, .ar { border: 0; border-radius: 999px; padding: 8px 14px; background: #1d1d1f; color: #fff; font: inherit; cursor: pointer; text-decoration: none; }
+.badge { position: absolute; top: 10px; left: 10px; font-size: 10px; font-weight: 700; letter-spacing: .05em; background: #ffcc00;
+  padding: 2px 6px; border-radius: 4px; z-index: 1; }
+.message { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; padding: 16px; text-align: center; color: #6e6e73; }
+.hint { position: absolute; left: 12px; right: 12px; bottom: 56px; text-align: center; font-size: 12px; background: rgba(255,255,255,.9);
+  border-radius: 8px; padding: 6px; }
+`;
+
+type Platform = 'ios' | 'android' | 'in-app' | 'desktop';
+
+/** Which AR affordance this browser gets. In-app web views cannot launch AR, so they are asked to leave. */
+export function platformOf(userAgent: string): Platform {
+  if (/FBAN|FBAV|Instagram|Line\/|WhatsApp|Snapchat|TikTok|musical_ly|Twitter|Pinterest|GSA\//i.test(userAgent)) return 'in-app';
+  if (/iPhone|iPad|iPod/.test(userAgent) || (/Macintosh/.test(userAgent) && 'ontouchend' in document)) return 'ios';
+  if (/Android/.test(userAgent)) return 'android';
+  return 'desktop';
+}
+
+/** Scene Viewer intent built from the GLB URL, falling back to the page itself. */
+function sceneViewerIntent(glbUrl: string, title: string): string {
+  const params = new URLSearchParams({ file: glbUrl, mode: 'ar_preferred', title });
+  const fallback = encodeURIComponent(location.href);
+  return `intent://arvr.google.com/scene-viewer/1.0?${params}#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=${fallback};end;`;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+let runtime: Promise<unknown> | null = null;
+const loadRuntime = () => (runtime ??= import(/* @vite-ignore */ `${ASSET_BASE}model-viewer.v1.js`));
+
+class ServiceViewer extends HTMLElement {
+  private root!: ShadowRoot;
+  private itemId = '';
+  private key = '';
+  private demo: string | null = null;
+  private autoload = false;
+  private item: ViewerItem | null = null;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  connectedCallback(): void {
+    if (this.root) return;
+    // Attributes are read once, here; unknown ones are ignored.
+    this.itemId = this.getAttribute('item-id') ?? this.getAttribute('item') ?? '';
+    this.key = this.getAttribute('publishable-key') ?? this.getAttribute('data-key') ?? this.getAttribute('key') ?? '';
+    this.demo = this.hasAttribute('demo') ? this.getAttribute('demo') || 'desktop' : null;
+    this.autoload = this.hasAttribute('autoload');
+    this.root = this.attachShadow({ mode: 'open' });
+    this.root.append(element('style', undefined, STYLE));
+    if (this.demo) {
+      this.show({
+        itemId: 'demo',
+        name: 'Sample plate',
+        thumbnailUrl: `${ASSET_BASE}sample-dish.png`,
+        glbUrl: `${ASSET_BASE}sample-dish.glb`,
+        usdzUrl: `${ASSET_BASE}sample-dish.usdz`,
+        expiresAt: '9999-12-31T00:00:00.000Z',
+        testMode: false,
+      });
+      return;
+    }
+    if (!this.key) return this.message('This dish viewer needs a publishable key (publishable-key="svc_pk_…").');
+    if (!this.itemId) return this.message('This dish viewer needs an item id (item-id="itm_…").');
+    void this.fetchItem().then((item) => item && this.show(item));
+  }
+
+  disconnectedCallback(): void {
+    clearTimeout(this.refreshTimer);
+  }
+
+  private message(text: string): void {
+    this.root.querySelector('.message')?.remove();
+    this.root.append(element('div', 'message', text));
+  }
+
+  /** The item with fresh signed URLs; the view token of the first load keeps refreshes uncounted. */
+  private async fetchItem(): Promise<ViewerItem | null> {
+    const view = this.item?.viewToken ? `?view=${encodeURIComponent(this.item.viewToken)}` : '';
+    try {
+      const res = await fetch(`${API_BASE}/v1/partner/embed/items/${encodeURIComponent(this.itemId)}${view}`, {
+        headers: { authorization: `Bearer ${this.key}` },
+      });
+      const body = (await res.json()) as { data?: ViewerItem; error?: { code: string; message: string } };
+      if (!res.ok || !body.data) {
+        this.message(
+          body.error?.code === 'origin_not_allowed' ? 'This page is not allowed to show this dish.' : 'This dish is not available.',
+        );
+        return null;
+      }
+      this.item = body.data;
+      this.scheduleRefresh();
+      return body.data;
+    } catch {
+      this.message('The dish could not be loaded.');
+      return null;
+    }
+  }
+
+  /** Signed URLs expire: fetch fresh ones shortly before, and hand them to a 3D view already open. */
+  private scheduleRefresh(): void {
+    clearTimeout(this.refreshTimer);
+    if (!this.item) return;
+    const wait = Date.parse(this.item.expiresAt) - Date.now() - REFRESH_MARGIN_MS;
+    this.refreshTimer = setTimeout(
+      async () => {
+        const fresh = await this.fetchItem();
+        const viewer = this.root.querySelector('model-viewer');
+        if (fresh && viewer) {
+          if (fresh.glbUrl) viewer.setAttribute('src', fresh.glbUrl);
+          if (fresh.usdzUrl) viewer.setAttribute('ios-src', fresh.usdzUrl);
+        }
+      },
+      Math.max(wait, 1_000),
+    );
+  }
+
+  private show(item: ViewerItem): void {
+    this.item = item;
+    const stage = element('div', 'stage');
+    if (item.thumbnailUrl) {
+      const poster = element('img', 'poster');
+      poster.src = item.thumbnailUrl;
+      poster.alt = item.name;
+      stage.append(poster);
+    }
+    if (item.testMode) stage.append(element('span', 'badge', 'TEST MODE'));
+    const actions = element('div', 'actions');
+    if (item.glbUrl) {
+      const open = element('button', undefined, 'View in 3D');
+      open.addEventListener('click', () => void this.open3d(stage));
+      actions.append(open);
+    }
+    this.appendAr(stage, actions, item);
+    stage.append(actions);
+    this.root.querySelector('.stage')?.remove();
+    this.root.append(stage);
+    if (this.autoload && item.glbUrl) void this.open3d(stage);
+  }
+
+  private appendAr(stage: HTMLElement, actions: HTMLElement, item: ViewerItem): void {
+    const platform = this.demo === 'phone' ? 'ios' : platformOf(navigator.userAgent);
+    if (platform === 'ios' && item.usdzUrl) {
+      // Quick Look opens from a rel="ar" link whose first child is an image.
+      const link = element('a', 'ar');
+      link.rel = 'ar';
+      link.href = item.usdzUrl;
+      const image = element('img');
+      image.alt = '';
+      image.width = 1;
+      image.height = 1;
+      image.src = item.thumbnailUrl ?? 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+      link.append(image, document.createTextNode('View on your table'));
+      actions.append(link);
+    } else if (platform === 'android' && item.glbUrl) {
+      const link = element('a', 'ar', 'View on your table');
+      link.href = sceneViewerIntent(item.glbUrl, item.name);
+      actions.append(link);
+    } else if (platform === 'in-app') {
+      stage.append(element('div', 'hint', 'Open this page in your browser to see the dish on your table.'));
+    }
+  }
+
+  private async open3d(stage: HTMLElement): Promise<void> {
+    if (!this.item?.glbUrl || this.root.querySelector('model-viewer')) return;
+    try {
+      await loadRuntime();
+    } catch {
+      return this.message('The 3D viewer could not be loaded.');
+    }
+    const viewer = document.createElement('model-viewer');
+    viewer.setAttribute('src', this.item.glbUrl);
+    if (this.item.usdzUrl) viewer.setAttribute('ios-src', this.item.usdzUrl);
+    viewer.setAttribute('alt', this.item.name);
+    viewer.setAttribute('camera-controls', '');
+    viewer.setAttribute('touch-action', 'pan-y');
+    viewer.setAttribute('ar', '');
+    viewer.setAttribute('ar-modes', 'scene-viewer quick-look');
+    viewer.setAttribute('ar-scale', 'fixed');
+    // An expired URL makes the load fail: fetch fresh ones once and try again.
+    viewer.addEventListener('error', async () => {
+      if (this.demo || viewer.dataset.retried) return;
+      viewer.dataset.retried = 'true';
+      const fresh = await this.fetchItem();
+      if (fresh?.glbUrl) viewer.setAttribute('src', fresh.glbUrl);
+    });
+    stage.querySelector('.poster')?.remove();
+    stage.querySelector('.actions button')?.remove();
+    stage.prepend(viewer);
+  }
+}
+
+if (!customElements.get('service-viewer')) customElements.define('service-viewer', ServiceViewer);
