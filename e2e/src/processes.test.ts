@@ -56,6 +56,7 @@ describe('service processes', () => {
     CONSOLE_ADMIN_TOKEN: randomBytes(16).toString('hex'),
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
     ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
     ASSET_STORAGE_DIR: '/tmp/ptr-process-test-assets',
   });
 

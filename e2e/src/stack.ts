@@ -42,6 +42,10 @@ export async function startStack(
     gatewayEnv?: Record<string, string>;
     webhooksEnv?: Record<string, string>;
     conciergeEnv?: Record<string, string>;
+    /** Added to every service's environment. */
+    env?: Record<string, string>;
+    /** Run the (single) gateway on a port known up front, with PUBLIC_BASE_URL pointing at it. */
+    realPublicUrl?: boolean;
   } = {},
 ): Promise<Stack> {
   const database = await useTestDatabase();
@@ -59,6 +63,7 @@ export async function startStack(
     CONSOLE_ADMIN_TOKEN: adminToken,
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
     ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
     ASSET_STORAGE_DIR: assetDir,
     PUBLIC_BASE_URL: 'http://gateway.test',
     CATALOG_PORT: '0',
@@ -67,6 +72,12 @@ export async function startStack(
     CONSOLE_PORT: '0',
     GATEWAY_PORT: '0',
   };
+  Object.assign(env, options.env);
+  if (options.realPublicUrl) {
+    const port = await freePort();
+    env.GATEWAY_PORT = String(port);
+    env.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
+  }
   const started: StartedService[] = [];
   const track = <T extends StartedService>(service: T) => (started.push(service), service);
   const url = (service: StartedService) => `http://127.0.0.1:${service.port}`;
@@ -171,4 +182,15 @@ export async function awayFromMinuteBoundary(stack: Stack, margin = 4): Promise<
 export async function sampleModelFiles() {
   const { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } = await import('@partner/sample-dish');
   return { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -13,6 +13,7 @@ export interface LocalState {
   adminToken: string;
   cursorSecret: string;
   assetSecret: string;
+  menuPageKeySecret: string;
   jwt: { privateKey: string; publicKey: string };
   demo?: { restaurantId: string; secretKey: string; publishableKey: string };
 }
@@ -22,12 +23,14 @@ export function loadLocalState(): LocalState {
     const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as LocalState;
     // State written by an older version lacks later secrets: add them once.
     saved.assetSecret ??= randomBytes(32).toString('base64url');
+    saved.menuPageKeySecret ??= randomBytes(32).toString('base64url');
     return saved;
   }
   const state: LocalState = {
     adminToken: `adm_${randomBytes(24).toString('base64url')}`,
     cursorSecret: randomBytes(32).toString('base64url'),
     assetSecret: randomBytes(32).toString('base64url'),
+    menuPageKeySecret: randomBytes(32).toString('base64url'),
     jwt: generateInternalKeyPair(),
   };
   saveLocalState(state);

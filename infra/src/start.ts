@@ -21,6 +21,9 @@ const env = {
   CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
   CURSOR_SIGNING_SECRET: process.env.CURSOR_SIGNING_SECRET ?? state.cursorSecret,
   ASSET_SIGNING_SECRET: process.env.ASSET_SIGNING_SECRET ?? state.assetSecret,
+  MENU_PAGE_KEY_SECRET: process.env.MENU_PAGE_KEY_SECRET ?? state.menuPageKeySecret,
+  // Locally there is usually no model: the demo page's widget then answers from the sandbox.
+  MENU_PAGE_KEY_ENVIRONMENT: process.env.MENU_PAGE_KEY_ENVIRONMENT ?? (process.env.OPENAI_API_KEY ? 'live' : 'test'),
   ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
   INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? state.jwt.privateKey,
   INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? state.jwt.publicKey,
@@ -127,6 +130,9 @@ Demo restaurant ${demo.restaurantId}
   secret test key       ${demo.secretKey}
   publishable test key  ${demo.publishableKey}   (allowed origins: http://localhost:${env.GATEWAY_PORT}, http://localhost:5173)
   console admin token   ${env.CONSOLE_ADMIN_TOKEN}
+
+Demo URL: ${gatewayUrl}/menu/${demo.restaurantId}
+  (the demo restaurant's public menu page: 3D dish viewers and the concierge widget)
 
 Try it:
   curl -s ${gatewayUrl}/v1/partner/me -H "Authorization: Bearer ${demo.secretKey}"

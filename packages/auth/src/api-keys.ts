@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { TEnvironment, TKeyType } from '@partner/contracts';
 import { randomBase62 } from '@partner/kit';
 
@@ -43,11 +43,29 @@ export interface GeneratedKey {
   last4: string;
 }
 
-export function generateApiKey(type: TKeyType, environment: TEnvironment): GeneratedKey {
+function keyFromBody(type: TKeyType, environment: TEnvironment, body: string): GeneratedKey {
   const prefix = keyPrefix(type, environment);
-  const head = prefix + randomBase62(BODY_LENGTH);
+  const head = prefix + body;
   const value = head + checksum(head);
   return { value, hash: hashApiKey(value), prefix, last4: value.slice(-4) };
+}
+
+export function generateApiKey(type: TKeyType, environment: TEnvironment): GeneratedKey {
+  return keyFromBody(type, environment, randomBase62(BODY_LENGTH));
+}
+
+/**
+ * A publishable key computed from a server secret and a label (e.g. a restaurant's public menu page):
+ * whoever holds the secret can print it into a page without the plaintext ever being stored.
+ */
+export function derivePublishableKey(secret: string, label: string, environment: TEnvironment): GeneratedKey {
+  let body = '';
+  for (let round = 0; body.length < BODY_LENGTH; round++) {
+    for (const byte of createHmac('sha256', secret).update(`${label}#${round}`).digest()) {
+      if (byte < 248 && body.length < BODY_LENGTH) body += BASE62[byte % 62];
+    }
+  }
+  return keyFromBody('publishable', environment, body);
 }
 
 export interface ParsedKey {

@@ -4,6 +4,7 @@ import { registerAssetRoutes } from './assets/assets.routes.js';
 import type { CatalogDeps } from './deps.js';
 import { registerItemRoutes } from './items/items.routes.js';
 import { registerMenuRoutes } from './menu/menu.routes.js';
+import { registerMenuPageRoutes } from './menu-page/menu-page.routes.js';
 import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
 
 export type { CatalogDeps } from './deps.js';
@@ -19,6 +20,7 @@ export function createApp(deps: CatalogDeps): Express {
       registerItemRoutes(router, deps);
       registerMenuRoutes(router, deps);
       registerAssetRoutes(router, deps);
+      registerMenuPageRoutes(router, deps);
     },
   });
 }

@@ -15,6 +15,10 @@ const ZCatalogEnv = z.object({
     .min(30)
     .max(7 * 24 * 3600)
     .default(900),
+  /** Derives each restaurant's public menu page key (console creates the key row with the same secret). */
+  MENU_PAGE_KEY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Must match console's: which environment the menu page's derived key belongs to. */
+  MENU_PAGE_KEY_ENVIRONMENT: z.enum(['live', 'test']).default('live'),
   /** The gateway's public origin: signed asset URLs point there. */
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
 });
@@ -28,6 +32,8 @@ export function loadCatalogConfig(env: Record<string, string | undefined>) {
     assetStorageDir: own.ASSET_STORAGE_DIR,
     assetUrlTtlSeconds: own.ASSET_URL_TTL_SECONDS,
     publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    menuPageKeySecret: own.MENU_PAGE_KEY_SECRET,
+    menuPageKeyEnvironment: own.MENU_PAGE_KEY_ENVIRONMENT,
   };
 }
 export type CatalogConfig = ReturnType<typeof loadCatalogConfig>;

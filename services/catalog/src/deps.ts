@@ -5,4 +5,7 @@ export interface CatalogDeps extends ServiceDeps {
   cursorSecret: string;
   signer: AssetSigner;
   storage: AssetStorage;
+  publicBaseUrl: string;
+  menuPageKeySecret: string;
+  menuPageKeyEnvironment: 'live' | 'test';
 }

@@ -13,6 +13,9 @@ export async function startCatalog(config: CatalogConfig): Promise<StartedServic
     cursorSecret: config.cursorSecret,
     signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
     storage: new LocalDirectoryStorage(config.assetStorageDir),
+    publicBaseUrl: config.publicBaseUrl,
+    menuPageKeySecret: config.menuPageKeySecret,
+    menuPageKeyEnvironment: config.menuPageKeyEnvironment,
   });
   const housekeeping = startHousekeeping(deps);
   return startWith(

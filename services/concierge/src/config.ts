@@ -21,6 +21,7 @@ export function loadConciergeConfig(env: Record<string, string | undefined>) {
     ...loadServiceConfig(env, 'CONCIERGE_PORT', 8083),
     openai: own.OPENAI_API_KEY ? { apiKey: own.OPENAI_API_KEY, baseURL: own.OPENAI_BASE_URL, model: own.CONCIERGE_MODEL } : null,
     heartbeatMs: own.CONCIERGE_HEARTBEAT_SECONDS * 1000,
+    publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     assets: own.ASSET_SIGNING_SECRET
       ? { secret: own.ASSET_SIGNING_SECRET, publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''), ttlSeconds: own.ASSET_URL_TTL_SECONDS }
       : null,

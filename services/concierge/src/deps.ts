@@ -9,6 +9,8 @@ export interface ConciergeDeps extends ServiceDeps {
   liveProvider: ChatProvider | null;
   sandboxProvider: ChatProvider;
   heartbeatMs: number;
+  /** The gateway's origin: cards link to the public menu page there unless the restaurant has its own. */
+  publicBaseUrl: string;
   /** Signs card thumbnails; null leaves them out. */
   signer: AssetSigner | null;
 }

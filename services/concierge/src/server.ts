@@ -14,6 +14,7 @@ export async function startConcierge(config: ConciergeConfig): Promise<StartedSe
     liveProvider: config.openai ? new OpenAIChatProvider(config.openai) : null,
     sandboxProvider: new SandboxChatProvider(),
     heartbeatMs: config.heartbeatMs,
+    publicBaseUrl: config.publicBaseUrl,
     signer: config.assets ? new AssetSigner(config.assets) : null,
   });
   return startWith({ app, logger: deps.logger, closeDeps: close }, config.port);

@@ -14,6 +14,12 @@ const ZConsoleEnv = ZCommonEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }).extend({
     .int()
     .positive()
     .default(50 * 1024 * 1024),
+  /** Derives each restaurant's public menu page key; the catalog, which renders the page, shares it. */
+  MENU_PAGE_KEY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** live in production; test where no model is configured (the widget then answers from the sandbox). */
+  MENU_PAGE_KEY_ENVIRONMENT: z.enum(['live', 'test']).default('live'),
+  /** The gateway's public origin: the public menu page's key allows only it. */
+  PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** Signs the dashboard's delivery-log cursors (the same secret as the services' is fine). */
   CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
 });
@@ -31,6 +37,9 @@ export function loadConsoleConfig(env: Record<string, string | undefined>) {
     assetStorageDir: parsed.ASSET_STORAGE_DIR,
     maxModelBytes: parsed.MODEL_MAX_BYTES,
     cursorSecret: parsed.CURSOR_SIGNING_SECRET,
+    menuPageKeySecret: parsed.MENU_PAGE_KEY_SECRET,
+    menuPageKeyEnvironment: parsed.MENU_PAGE_KEY_ENVIRONMENT,
+    publicBaseUrl: parsed.PUBLIC_BASE_URL,
   };
 }
 export type ConsoleConfig = ReturnType<typeof loadConsoleConfig>;

@@ -13,4 +13,7 @@ export interface ConsoleDeps {
   storage: AssetStorage;
   maxModelBytes: number;
   cursorSecret: string;
+  menuPageKeySecret: string;
+  menuPageKeyEnvironment: 'live' | 'test';
+  publicBaseUrl: string;
 }

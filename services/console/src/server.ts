@@ -23,6 +23,9 @@ export async function startConsole(config: ConsoleConfig): Promise<StartedServic
     storage: new LocalDirectoryStorage(config.assetStorageDir),
     maxModelBytes: config.maxModelBytes,
     cursorSecret: config.cursorSecret,
+    menuPageKeySecret: config.menuPageKeySecret,
+    menuPageKeyEnvironment: config.menuPageKeyEnvironment,
+    publicBaseUrl: config.publicBaseUrl,
   });
   const closeDeps = async () => {
     await Promise.all([db.destroy(), redis.quit()]);

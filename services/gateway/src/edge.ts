@@ -46,7 +46,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const path = req.path;
-    if (!path.startsWith('/v1/')) return next();
+    if (!path.startsWith('/v1/') && !path.startsWith('/menu/')) return next();
     const atPath = router.atPath(path);
     if (atPath.embed) {
       applyEmbedCors(req, res);

@@ -133,7 +133,7 @@ export async function runTurn(
     }
   }
   if (cited.length) {
-    const menuUrl = restaurant.public_menu_url ?? `/menu/${restaurant.id}`;
+    const menuUrl = restaurant.public_menu_url ?? `${deps.publicBaseUrl}/menu/${restaurant.id}`;
     const expiresAt = deps.signer?.expiry(deps.now());
     sse.send('cards', {
       cards: cited.map((dish) => ({

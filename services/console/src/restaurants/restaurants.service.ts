@@ -1,10 +1,11 @@
-import { publishKeyInvalidation } from '@partner/auth';
+import { derivePublishableKey, publishKeyInvalidation } from '@partner/auth';
 import type { TConsoleRestaurant } from '@partner/contracts';
 import type { z } from 'zod';
 import type { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
 import {
   readUsage,
   findRestaurantById,
+  insertApiKey,
   insertRestaurant,
   isUniqueViolation,
   presentConsoleRestaurant,
@@ -17,16 +18,35 @@ import type { ConsoleDeps } from '../deps.js';
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
   try {
-    const row = await insertRestaurant(deps.db, {
-      id: newId('rst'),
-      name: body.name,
-      slug: body.slug,
-      currency: body.currency,
-      public_menu_url: body.publicMenuUrl ?? null,
-      house_notes: body.houseNotes ?? null,
-      contact_email: body.contactEmail ?? null,
-      concierge_display_name: null,
-      concierge_welcome_message: null,
+    const row = await deps.db.transaction().execute(async (tx) => {
+      const created = await insertRestaurant(tx, {
+        id: newId('rst'),
+        name: body.name,
+        slug: body.slug,
+        currency: body.currency,
+        public_menu_url: body.publicMenuUrl ?? null,
+        house_notes: body.houseNotes ?? null,
+        contact_email: body.contactEmail ?? null,
+        concierge_display_name: null,
+        concierge_welcome_message: null,
+      });
+      // The public menu page's embeds use a live publishable key that only the gateway's origin may use.
+      const key = derivePublishableKey(deps.menuPageKeySecret, `menu-page:${created.id}`, deps.menuPageKeyEnvironment);
+      await insertApiKey(tx, {
+        id: newId('key'),
+        key_hash: key.hash,
+        prefix: key.prefix,
+        last4: key.last4,
+        type: 'publishable',
+        environment: deps.menuPageKeyEnvironment,
+        name: 'Public menu page',
+        scopes: [],
+        rate_limit_per_min: 600,
+        allowed_origins: [new URL(deps.publicBaseUrl).origin],
+        restaurant_id: created.id,
+        integrator_org_id: null,
+      });
+      return created;
     });
     return presentConsoleRestaurant(row);
   } catch (err) {

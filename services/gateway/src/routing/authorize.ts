@@ -19,7 +19,7 @@ export function authorize(access: Access, key: AuthenticatedKey, req: Request): 
     if (!hasScope(scopes, access.secretScope)) throw missingScope(access.secretScope);
     return;
   }
-  const origin = req.headers.origin;
+  const origin = requestOrigin(req);
   if (!isOriginAllowed(origin, allowed_origins)) {
     throw new AppError(
       'origin_not_allowed',
@@ -31,3 +31,18 @@ export function authorize(access: Access, key: AuthenticatedKey, req: Request): 
 }
 
 const missingScope = (scope: string) => new AppError('forbidden_scope', `This key lacks the ${scope} scope this route needs.`);
+
+/**
+ * The page's origin: the Origin header, or for a same-origin GET (browsers send no Origin there) the
+ * origin of the Referer. Like every origin check this binds browsers, not scripted clients.
+ */
+function requestOrigin(req: Request): string | undefined {
+  if (req.headers.origin) return req.headers.origin;
+  const referer = req.headers.referer;
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}

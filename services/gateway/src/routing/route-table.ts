@@ -36,6 +36,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/v1/partner/embed/items/:id', access: embed('assets:read'), target: to('catalog') },
   { method: 'GET', pattern: '/v1/assets/*', access: { kind: 'public' }, target: to('catalog') },
   { method: 'HEAD', pattern: '/v1/assets/*', access: { kind: 'public' }, target: to('catalog') },
+  { method: 'GET', pattern: '/menu/:id', access: { kind: 'public' }, target: to('catalog') },
 
   { method: 'GET', pattern: '/v1/partner/webhook-endpoints', access: secret('webhooks:manage'), target: to('webhooks') },
   { method: 'POST', pattern: '/v1/partner/webhook-endpoints', access: secret('webhooks:manage'), target: to('webhooks') },
