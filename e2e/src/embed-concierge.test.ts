@@ -85,10 +85,16 @@ describe('<service-concierge>', () => {
     expect(await tab.locator('service-concierge .message img').count()).toBe(0);
     await tab.screenshot({ path: `${SCREENSHOTS}concierge-sandbox-turn.png` });
 
+    // Allergen questions show the declared allergens and the deferral to staff.
+    await tab.locator('service-concierge input').fill('Is the soup ok for a milk allergy?');
+    await tab.locator('service-concierge form button').click();
+    await expect.poll(() => tab.locator('service-concierge .allergens').count(), { timeout: 5000 }).toBe(1);
+    expect(await tab.locator('service-concierge .allergens').textContent()).toContain('confirm with the staff');
+
     // The conversation survives a reload within the tab.
     await tab.reload();
     await tab.locator('service-concierge .launcher').click();
-    expect(await tab.locator('service-concierge .message.user').textContent()).toBe('Do you have soup?');
+    expect(await tab.locator('service-concierge .message.user').first().textContent()).toBe('Do you have soup?');
     await tab.close();
   });
 

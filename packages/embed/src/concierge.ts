@@ -12,10 +12,17 @@ interface Card {
   currency: string;
   url: string;
 }
+interface Detail {
+  itemId: string;
+  allergens: string[];
+  note: string;
+}
 interface Message {
   role: 'user' | 'assistant';
   text: string;
   cards?: Card[];
+  /** Declared allergens of dishes in the answer, with the deferral to staff. */
+  details?: Detail[];
   notice?: boolean;
 }
 interface Bootstrap {
@@ -50,6 +57,7 @@ header button { background: none; border: 0; color: #fff; font-size: 18px; curso
 .card { display: flex; justify-content: space-between; gap: 8px; padding: 6px 8px; border: 1px solid #ddd; border-radius: 8px;
   background: #fff; color: inherit; text-decoration: none; }
 .card span:last-child { white-space: nowrap; }
+.allergens { margin-top: 6px; font-size: 12px; color: #444; } .allergens .note { margin-top: 2px; font-style: italic; }
 form { display: flex; gap: 6px; padding: 10px; border-top: 1px solid #e5e5ea; }
 input { flex: 1; padding: 8px 10px; border: 1px solid #ccc; border-radius: 8px; font: inherit; }
 form button { padding: 8px 12px; border: 0; border-radius: 8px; background: #1d1d1f; color: #fff; font: inherit; cursor: pointer; }
@@ -188,6 +196,16 @@ class ServiceConcierge extends HTMLElement {
       }
       bubble.append(cards);
     }
+    if (message.details?.length) {
+      const names = new Map((message.cards ?? []).map((card) => [card.itemId, card.name]));
+      const allergens = element('div', 'allergens');
+      for (const detail of message.details) {
+        const declared = detail.allergens.length ? detail.allergens.join(', ') : 'none declared';
+        allergens.append(element('div', undefined, `${names.get(detail.itemId) ?? 'This dish'}: ${declared}`));
+      }
+      allergens.append(element('div', 'note', message.details[0]!.note));
+      bubble.append(allergens);
+    }
     return bubble;
   }
 
@@ -226,6 +244,9 @@ class ServiceConcierge extends HTMLElement {
             if (pinned) pinned.textContent = this.disclosure;
           } else if (event.event === 'delta') {
             reply.text += String(data.text ?? '');
+            update();
+          } else if (event.event === 'detail') {
+            reply.details = [...(reply.details ?? []), data as unknown as Detail];
             update();
           } else if (event.event === 'cards') {
             reply.cards = data.cards as Card[];
