@@ -98,6 +98,29 @@ describe('<service-concierge>', () => {
     await tab.close();
   });
 
+  it('shows a short message when the allowance is used up', async () => {
+    const { restaurant } = await restaurantWithKey(stack);
+    await stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true, conciergeAllowance: 0 });
+    const key = await stack.console.createKey({
+      restaurantId: restaurant.id,
+      type: 'publishable',
+      environment: 'live',
+      name: 'web',
+      allowedOrigins: [host.origin],
+    });
+    const { tab } = await open(
+      '/allowance',
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key.value}"></service-concierge>`),
+    );
+    await tab.locator('service-concierge .launcher').click();
+    await tab.locator('service-concierge input').fill('hello');
+    await tab.locator('service-concierge form button').click();
+    await expect.poll(() => tab.locator('service-concierge .message.notice').count(), { timeout: 5000 }).toBe(1);
+    expect(await tab.locator('service-concierge .message.notice').textContent()).toContain('this month');
+    expect(await tab.locator('service-concierge .disclosure').count()).toBe(1);
+    await tab.close();
+  });
+
   it('renders no launcher when the assistant is not servable', async () => {
     const { restaurant } = await restaurantWithKey(stack);
     const key = await stack.console.createKey({

@@ -67,6 +67,33 @@ describe('<service-viewer>', () => {
     await tab.context().close();
   });
 
+  it('demo="phone" gives the AR-first presentation on desktop, and autoload opens the 3D view without a tap', async () => {
+    const phone = await open('/phone', page('<div style="width:320px"><service-viewer demo="phone"></service-viewer></div>'));
+    await expect.poll(() => phone.tab.locator('service-viewer a[rel="ar"]').count()).toBe(1);
+    expect(await phone.tab.locator('service-viewer a[rel="ar"]').getAttribute('href')).toMatch(/sample-dish\.usdz$/);
+    await phone.tab.screenshot({ path: `${SCREENSHOTS}viewer-demo-phone.png` });
+    await phone.tab.context().close();
+
+    const auto = await open('/autoload', page('<div style="width:320px"><service-viewer demo autoload></service-viewer></div>'));
+    await expect.poll(() => auto.tab.locator('service-viewer model-viewer canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await auto.tab.context().close();
+  });
+
+  it('takes its API origin from data-api on the script tag', async () => {
+    const { item, key } = await viewerItem();
+    host.pages['/data-api'] =
+      `<!doctype html><html><body><service-viewer item-id="${item.id}" publishable-key="${key}"></service-viewer>` +
+      `<script src="${stack.gatewayUrl}/embed/v1.js" data-api="http://127.0.0.1:9"></script></body></html>`;
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    const requests: string[] = [];
+    tab.on('request', (req) => requests.push(req.url()));
+    await tab.goto(`${host.origin}/data-api`);
+    await expect.poll(() => requests.some((url) => url.startsWith('http://127.0.0.1:9/v1/partner/embed/items/'))).toBe(true);
+    await expect.poll(() => tab.locator('service-viewer .message').count(), { timeout: 5000 }).toBe(1);
+    await context.close();
+  });
+
   it('fills any size given to it', async () => {
     const { tab } = await open('/sized', page('<service-viewer demo style="width:400px;height:250px"></service-viewer>'));
     const box = await tab.locator('service-viewer').boundingBox();
