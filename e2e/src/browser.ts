@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack, type Stack } from './stack.js';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
@@ -33,4 +35,60 @@ export async function startPageHost(pages: Record<string, string>) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { origin, pages, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * What every embed browser test needs, set up once per file: the stack, a browser, a third-party page
+ * host, pages that load one embed script from the gateway, and publishable keys allowing that host.
+ */
+export function useEmbedHarness(options: { script: 'v1.js' | 'concierge.v1.js'; stack?: Parameters<typeof startStack>[0] }) {
+  let stack: Stack;
+  let browser: Browser;
+  let host: Awaited<ReturnType<typeof startPageHost>>;
+  beforeAll(async () => {
+    stack = await startStack(options.stack);
+    browser = await launchBrowser();
+    host = await startPageHost({});
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    await stack?.stop();
+  });
+  return {
+    get stack() {
+      return stack;
+    },
+    get browser() {
+      return browser;
+    },
+    get host() {
+      return host;
+    },
+    /** A page with `body`, then the embed script from the gateway. */
+    page: (body: string, scriptAttributes = '') =>
+      `<!doctype html><html><head><meta charset="utf-8"><title>Bistro</title></head><body style="margin:0">${body}` +
+      `<script src="${stack.gatewayUrl}/embed/${options.script}"${scriptAttributes}></script></body></html>`,
+    /** Serves `html` at `path` on the page host and opens it in a fresh browser context. */
+    async open(path: string, html: string, userAgent?: string): Promise<{ tab: Page; requests: string[] }> {
+      host.pages[path] = html;
+      const context = await browser.newContext(userAgent ? { userAgent } : {});
+      const tab = await context.newPage();
+      const requests: string[] = [];
+      tab.on('request', (req) => requests.push(req.url()));
+      await tab.goto(`${host.origin}${path}`);
+      return { tab, requests };
+    },
+    /** A publishable key of the restaurant that the page host's origin may use. */
+    async publishableKey(restaurantId: string, environment: 'live' | 'test' = 'test'): Promise<string> {
+      const key = await stack.console.createKey({
+        restaurantId,
+        type: 'publishable',
+        environment,
+        name: 'web',
+        allowedOrigins: [host.origin],
+      });
+      return key.value;
+    },
+  };
 }

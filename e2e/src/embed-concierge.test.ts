@@ -1,35 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, SCREENSHOTS, startPageHost } from './browser.js';
-import { restaurantWithKey, startStack, type Stack } from './stack.js';
+import { describe, expect, it } from 'vitest';
+import { SCREENSHOTS, useEmbedHarness } from './browser.js';
+import { restaurantWithKey } from './stack.js';
 
 // The concierge widget in a real browser (headless Chromium), on a third-party page that loads
 // concierge.v1.js from the gateway.
-let stack: Stack;
-let browser: Browser;
-let host: Awaited<ReturnType<typeof startPageHost>>;
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  host = await startPageHost({});
-});
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await stack?.stop();
-});
-
-const page = (body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>Bistro</title></head><body><h1>Bistro</h1>${body}<script src="${stack.gatewayUrl}/embed/concierge.v1.js"></script></body></html>`;
-
-async function open(path: string, html: string): Promise<{ tab: Page; requests: string[] }> {
-  host.pages[path] = html;
-  const tab = await browser.newPage();
-  const requests: string[] = [];
-  tab.on('request', (req) => requests.push(req.url()));
-  await tab.goto(`${host.origin}${path}`);
-  return { tab, requests };
-}
+const h = useEmbedHarness({ script: 'concierge.v1.js' });
+const page = (body: string) => h.page(`<h1>Bistro</h1>${body}`);
+const open = (path: string, html: string) => h.open(path, html);
 
 describe('<service-concierge>', () => {
   it('demo renders the bundled thread with the disclosure, and makes no API call', async () => {
@@ -59,19 +36,13 @@ describe('<service-concierge>', () => {
   });
 
   it('streams a sandbox turn, renders cards, keeps script-like text as text, and pins the disclosure', async () => {
-    const { restaurant } = await restaurantWithKey(stack);
-    await stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
-    await stack.console.createItem(restaurant.id, { name: '<img src=x onerror="window.__pwned=1"> Tomato soup', priceCents: 700 });
-    const key = await stack.console.createKey({
-      restaurantId: restaurant.id,
-      type: 'publishable',
-      environment: 'test',
-      name: 'web',
-      allowedOrigins: [host.origin],
-    });
+    const { restaurant } = await restaurantWithKey(h.stack);
+    await h.stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
+    await h.stack.console.createItem(restaurant.id, { name: '<img src=x onerror="window.__pwned=1"> Tomato soup', priceCents: 700 });
+    const key = await h.publishableKey(restaurant.id, 'test');
     const { tab } = await open(
       '/live',
-      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key.value}"></service-concierge>`),
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key}"></service-concierge>`),
     );
     await tab.locator('service-concierge .launcher').click();
     expect(await tab.locator('service-concierge .badge').textContent()).toBe('TEST MODE');
@@ -99,18 +70,12 @@ describe('<service-concierge>', () => {
   });
 
   it('shows a short message when the allowance is used up', async () => {
-    const { restaurant } = await restaurantWithKey(stack);
-    await stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true, conciergeAllowance: 0 });
-    const key = await stack.console.createKey({
-      restaurantId: restaurant.id,
-      type: 'publishable',
-      environment: 'live',
-      name: 'web',
-      allowedOrigins: [host.origin],
-    });
+    const { restaurant } = await restaurantWithKey(h.stack);
+    await h.stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true, conciergeAllowance: 0 });
+    const key = await h.publishableKey(restaurant.id, 'live');
     const { tab } = await open(
       '/allowance',
-      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key.value}"></service-concierge>`),
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key}"></service-concierge>`),
     );
     await tab.locator('service-concierge .launcher').click();
     await tab.locator('service-concierge input').fill('hello');
@@ -122,17 +87,11 @@ describe('<service-concierge>', () => {
   });
 
   it('renders no launcher when the assistant is not servable', async () => {
-    const { restaurant } = await restaurantWithKey(stack);
-    const key = await stack.console.createKey({
-      restaurantId: restaurant.id,
-      type: 'publishable',
-      environment: 'test',
-      name: 'web',
-      allowedOrigins: [host.origin],
-    });
+    const { restaurant } = await restaurantWithKey(h.stack);
+    const key = await h.publishableKey(restaurant.id, 'test');
     const { tab, requests } = await open(
       '/off',
-      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key.value}"></service-concierge>`),
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key}"></service-concierge>`),
     );
     await expect.poll(() => requests.some((url) => url.includes('/concierge'))).toBe(true);
     await tab.waitForTimeout(300);

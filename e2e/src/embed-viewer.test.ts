@@ -1,54 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, SCREENSHOTS, startPageHost } from './browser.js';
-import { restaurantWithKey, sampleModelFiles, startStack, type Stack } from './stack.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SCREENSHOTS, useEmbedHarness } from './browser.js';
+import { restaurantWithKey, sampleModelFiles } from './stack.js';
 
 // The dish viewer in a real browser (headless Chromium with WebGL), on a third-party page that loads
 // v1.js from the gateway.
-let stack: Stack;
-let browser: Browser;
-let host: Awaited<ReturnType<typeof startPageHost>>;
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await launchBrowser();
-  host = await startPageHost({});
-});
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  await stack?.stop();
-});
+const h = useEmbedHarness({ script: 'v1.js' });
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const INSTAGRAM = `${IPHONE} Instagram 350.0.0.0.0`;
 
-const page = (body: string) =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>Bistro</title></head><body style="margin:0">${body}<script src="${stack.gatewayUrl}/embed/v1.js"></script></body></html>`;
-
-async function open(path: string, html: string, userAgent?: string): Promise<{ tab: Page; requests: string[] }> {
-  host.pages[path] = html;
-  const context = await browser.newContext(userAgent ? { userAgent } : {});
-  const tab = await context.newPage();
-  const requests: string[] = [];
-  tab.on('request', (req) => requests.push(req.url()));
-  await tab.goto(`${host.origin}${path}`);
-  return { tab, requests };
-}
+const page = (body: string) => h.page(body);
+const open = (path: string, html: string, userAgent?: string) => h.open(path, html, userAgent);
 
 async function viewerItem() {
-  const { restaurant } = await restaurantWithKey(stack);
-  const item = await stack.console.createItem(restaurant.id, { name: 'Tiramisu', priceCents: 900 });
-  await stack.console.uploadModel(item.id, await sampleModelFiles());
-  const key = await stack.console.createKey({
-    restaurantId: restaurant.id,
-    type: 'publishable',
-    environment: 'test',
-    name: 'web',
-    allowedOrigins: [host.origin],
-  });
-  return { item, key: key.value };
+  const { restaurant } = await restaurantWithKey(h.stack);
+  const item = await h.stack.console.createItem(restaurant.id, { name: 'Tiramisu', priceCents: 900 });
+  await h.stack.console.uploadModel(item.id, await sampleModelFiles());
+  return { item, key: await h.publishableKey(restaurant.id) };
 }
 
 describe('<service-viewer>', () => {
@@ -81,17 +52,13 @@ describe('<service-viewer>', () => {
 
   it('takes its API origin from data-api on the script tag', async () => {
     const { item, key } = await viewerItem();
-    host.pages['/data-api'] =
-      `<!doctype html><html><body><service-viewer item-id="${item.id}" publishable-key="${key}"></service-viewer>` +
-      `<script src="${stack.gatewayUrl}/embed/v1.js" data-api="http://127.0.0.1:9"></script></body></html>`;
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    const requests: string[] = [];
-    tab.on('request', (req) => requests.push(req.url()));
-    await tab.goto(`${host.origin}/data-api`);
+    const { tab, requests } = await open(
+      '/data-api',
+      h.page(`<service-viewer item-id="${item.id}" publishable-key="${key}"></service-viewer>`, ' data-api="http://127.0.0.1:9"'),
+    );
     await expect.poll(() => requests.some((url) => url.startsWith('http://127.0.0.1:9/v1/partner/embed/items/'))).toBe(true);
     await expect.poll(() => tab.locator('service-viewer .message').count(), { timeout: 5000 }).toBe(1);
-    await context.close();
+    await tab.context().close();
   });
 
   it('fills any size given to it', async () => {
@@ -117,8 +84,8 @@ describe('<service-viewer>', () => {
 
   it("shows a clear error on a page whose origin is not on the key's list", async () => {
     const { item } = await viewerItem();
-    const other = await restaurantWithKey(stack);
-    const key = await stack.console.createKey({
+    const other = await restaurantWithKey(h.stack);
+    const key = await h.stack.console.createKey({
       restaurantId: other.restaurant.id,
       type: 'publishable',
       environment: 'test',
