@@ -61,8 +61,9 @@ export async function seedUnlimitedKey(db: Db, scopes: string[]) {
     monthly_quota: 2_000_000_000,
   });
   const key = generateApiKey('secret', 'live');
+  const keyId = `key_bench${randomBytes(8).toString('hex')}`;
   await insertApiKey(db, {
-    id: `key_bench${randomBytes(8).toString('hex')}`,
+    id: keyId,
     key_hash: key.hash,
     prefix: key.prefix,
     last4: key.last4,
@@ -75,13 +76,22 @@ export async function seedUnlimitedKey(db: Db, scopes: string[]) {
     restaurant_id: restaurant.id,
     integrator_org_id: null,
   });
-  return { restaurant, auth: { authorization: `Bearer ${key.value}` } };
+  return { restaurant, keyId, auth: { authorization: `Bearer ${key.value}` } };
 }
 
 /** A service process from its built `main.js`; BENCH_PROFILE=1 writes CPU profiles to /tmp/prof. */
+const startedProcesses = new Set<ChildProcess>();
+// A benchmark that throws must not leave its servers behind (they would hold the terminal's pipe open).
+process.on('exit', () => {
+  for (const child of startedProcesses) child.kill('SIGKILL');
+});
+
 export function startProcess(script: string, env: Record<string, string>): ChildProcess {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
-  return fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
+  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
+  startedProcesses.add(child);
+  child.once('exit', () => startedProcesses.delete(child));
+  return child;
 }
 
 /** Every thread of a server process onto one core; run the load generator itself on the other. */
