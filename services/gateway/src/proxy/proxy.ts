@@ -22,6 +22,8 @@ const NOT_FORWARDED = new Set([
   INTERNAL_TOKEN_HEADER,
   'x-request-id',
 ]);
+/** Answers up to this size are read whole and sent in one write; anything longer, or unsized, streams. */
+const BUFFERED_BODY_LIMIT = 64 * 1024;
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-authenticate']);
 
 function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, string>): Record<string, string | string[]> {
@@ -77,14 +79,21 @@ export class ServiceProxy {
       if (value !== undefined && !NOT_RETURNED.has(name)) res.setHeader(name, value);
     }
     res.status(upstream.statusCode);
-    res.flushHeaders();
     // pipeline destroys both streams if either fails; an error the body raises after that (an abort
     // arriving late) must not go unheard, or it would take the process down.
     upstream.body.on('error', () => {});
     try {
-      await pipeline(upstream.body, res);
+      const length = Number(upstream.headers['content-length'] ?? NaN);
+      if (length <= BUFFERED_BODY_LIMIT) {
+        // A small answer of known length leaves in one write, headers and body together.
+        res.end(Buffer.from(await upstream.body.arrayBuffer()));
+      } else {
+        // A stream (SSE) or a large file: headers now, then the body as it arrives.
+        res.flushHeaders();
+        await pipeline(upstream.body, res);
+      }
     } catch {
-      // The client left or the service dropped mid-stream; either way this response is over.
+      // The client left or the service dropped mid-body; either way this response is over.
     } finally {
       res.off('close', onClose);
     }
