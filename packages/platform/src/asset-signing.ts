@@ -24,6 +24,9 @@ export function parseAssetStorageKey(key: string): { contentHash: string; kind: 
 export type AssetCheck = { ok: true; storageKey: string; kind: AssetKind } | { ok: false; reason: 'invalid' | 'expired' };
 
 export class AssetSigner {
+  /** URLs signed for the current expiry second: under load, one HMAC per file per second, not per request. */
+  private signed = { exp: -1, urls: new Map<string, string>() };
+
   constructor(private readonly options: { secret: string; publicBaseUrl: string; ttlSeconds: number }) {}
 
   private signature(expiresAt: number, contentHash: string, fileName: string): Buffer {
@@ -32,12 +35,18 @@ export class AssetSigner {
 
   /** A URL for a stored file, valid until `expiresAt` (seconds are whole, so every URL of one call agrees). */
   url(storageKey: string, expiresAt: Date): string {
-    const parsed = parseAssetStorageKey(storageKey);
-    if (!parsed) throw new Error(`not an asset storage key: ${storageKey}`);
-    const { fileName } = ASSET_FILES[parsed.kind];
     const exp = Math.floor(expiresAt.getTime() / 1000);
-    const sig = this.signature(exp, parsed.contentHash, fileName).toString('base64url');
-    return `${this.options.publicBaseUrl}/v1/assets/${exp}/${sig}/${parsed.contentHash}/${fileName}`;
+    if (this.signed.exp !== exp) this.signed = { exp, urls: new Map() };
+    let url = this.signed.urls.get(storageKey);
+    if (url === undefined) {
+      const parsed = parseAssetStorageKey(storageKey);
+      if (!parsed) throw new Error(`not an asset storage key: ${storageKey}`);
+      const { fileName } = ASSET_FILES[parsed.kind];
+      const sig = this.signature(exp, parsed.contentHash, fileName).toString('base64url');
+      url = `${this.options.publicBaseUrl}/v1/assets/${exp}/${sig}/${parsed.contentHash}/${fileName}`;
+      this.signed.urls.set(storageKey, url);
+    }
+    return url;
   }
 
   expiry(now: Date): Date {
