@@ -78,6 +78,29 @@ describe('GET /v1/partner/items/{id}', () => {
     expectError(await request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth), 404, 'not_found');
   });
 
+  it('reflects every console change at once, though item lookups are cached', async () => {
+    const { restaurant, item, auth } = await itemWithModel();
+    const integrator = await integratorWithKey(stack);
+    const grant = await grantAccess(stack, integrator.org.id, restaurant.id);
+    const detail = (headers: Record<string, string>) => request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(headers);
+    expect((await detail(auth)).body.data.name).toBe('Steak frites');
+    expect((await detail(integrator.auth)).status).toBe(200);
+
+    await stack.console.updateItem(item.id, { name: 'Steak au poivre', priceCents: 3100 });
+    expect((await detail(auth)).body.data).toMatchObject({ name: 'Steak au poivre', priceCents: 3100 });
+
+    await stack.console.updateRestaurant(restaurant.id, { subscriptionStatus: 'lapsed' });
+    expectError(await detail(auth), 403, 'subscription_inactive');
+    await stack.console.updateRestaurant(restaurant.id, { subscriptionStatus: 'active' });
+    expect((await detail(auth)).status).toBe(200);
+
+    await stack.console.revokeGrant(grant.id);
+    expectError(await detail(integrator.auth), 404, 'not_found');
+
+    await stack.console.deleteItem(item.id);
+    expectError(await detail(auth), 404, 'not_found');
+  });
+
   it('an integrator whose grant lacks assets:read gets 403 forbidden_scope', async () => {
     const { restaurant, item } = await itemWithModel();
     const integrator = await integratorWithKey(stack);

@@ -12,3 +12,4 @@ export * from './storage.js';
 export * from './usage-meter.js';
 export * from './webhook-records.js';
 export * from './menu-etag.js';
+export * from './access-invalidation.js';

@@ -21,6 +21,8 @@ const ZCatalogEnv = z.object({
   MENU_PAGE_KEY_ENVIRONMENT: z.enum(['live', 'test']).default('live'),
   /** The gateway's public origin: signed asset URLs point there. */
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
+  /** Upper bound on a cached item lookup; console's invalidations arrive by pub/sub at once. */
+  ACCESS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export function loadCatalogConfig(env: Record<string, string | undefined>) {
@@ -34,6 +36,7 @@ export function loadCatalogConfig(env: Record<string, string | undefined>) {
     publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     menuPageKeySecret: own.MENU_PAGE_KEY_SECRET,
     menuPageKeyEnvironment: own.MENU_PAGE_KEY_ENVIRONMENT,
+    accessCacheTtlMs: own.ACCESS_CACHE_TTL_MS,
   };
 }
 export type CatalogConfig = ReturnType<typeof loadCatalogConfig>;

@@ -1,7 +1,7 @@
 import type { KeyPrincipal } from '@partner/auth';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isId, type TAssetUrls, type TAssets, type TEmbedItem, type TItem, type TItemDetail, type TTombstone } from '@partner/contracts';
-import { closeSyncWindow, findLiveItemForOwner, iso, listItemsInWindow, presentItem, type ItemRow } from '@partner/db';
+import { closeSyncWindow, iso, listItemsInWindow, presentItem, type ItemRow } from '@partner/db';
 import { AppError } from '@partner/kit';
 import { decodeListCursor, encodeListCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
@@ -88,7 +88,7 @@ export async function listItems(
 const noSuchItem = () => new AppError('not_found', 'No such item.');
 
 /**
- * The item, if the key reaches it with assets:read (one query), metered. A missing item and one the
+ * The item, if the key reaches it with assets:read (cached; see ItemAccessCache), metered. A missing item and one the
  * key cannot reach answer the very same 404 (spec 4.4).
  */
 async function requireItemAccess(
@@ -98,7 +98,7 @@ async function requireItemAccess(
   options: { meter: boolean } = { meter: true },
 ) {
   if (!isId('itm', itemId)) throw noSuchItem();
-  const found = await findLiveItemForOwner(deps.db, principal.owner, itemId);
+  const found = await deps.itemAccess.find(principal.owner, itemId);
   if (!found) throw noSuchItem();
   requireEntitlement(found.restaurant, found.grantScopes, 'assets:read');
   if (options.meter) await meterApiRequest(deps.usageMeter, principal, found.restaurant, deps.now());

@@ -23,6 +23,7 @@ import {
   type IntegratorOrgRow,
 } from '@partner/db';
 import { AppError, newId, randomBase62 } from '@partner/kit';
+import { publishAccessInvalidation } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 const DEFAULT_GRANT_SCOPES = ['menu:read', 'assets:read', 'webhooks:manage', 'concierge:chat'];
@@ -92,7 +93,7 @@ export async function createConnectLink(deps: ConsoleDeps, integratorOrgId: stri
  * stays) active. An unknown, used or expired link is 404 alike.
  */
 export async function approveConnectLink(deps: ConsoleDeps, token: string, body: z.infer<typeof ZApproveConnectLink>) {
-  return deps.db.transaction().execute(async (tx) => {
+  const grant = await deps.db.transaction().execute(async (tx) => {
     if (!(await findRestaurantById(tx, body.restaurantId))) {
       throw new AppError('invalid_request', 'restaurantId: no such restaurant.', { param: 'restaurantId' });
     }
@@ -112,6 +113,9 @@ export async function approveConnectLink(deps: ConsoleDeps, token: string, body:
     await recordGrantEvent(tx, 'grant.activated', grant);
     return presentGrant(grant);
   });
+  // A grant's scopes are cached with item lookups in the catalog.
+  await publishAccessInvalidation(deps.redis, deps.redisPrefix, { restaurantId: grant.restaurantId });
+  return grant;
 }
 
 /** Revoking is idempotent: a grant already revoked is returned as it is (and no second event). */
@@ -121,7 +125,10 @@ export async function revokeGrantById(deps: ConsoleDeps, id: string) {
     if (row) await recordGrantEvent(tx, 'grant.revoked', row);
     return row;
   });
-  if (revoked) return presentGrant(revoked);
+  if (revoked) {
+    await publishAccessInvalidation(deps.redis, deps.redisPrefix, { restaurantId: revoked.restaurant_id });
+    return presentGrant(revoked);
+  }
   const current = await findGrantById(deps.db, id);
   if (!current) throw new AppError('not_found', 'No such grant.');
   return presentGrant(current);

@@ -19,6 +19,7 @@ import {
   type SectionRow,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
+import { publishAccessInvalidation } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 const presentSection = (row: SectionRow): TSection => ({ id: row.id, name: row.name, position: row.position });
@@ -49,12 +50,21 @@ export function slugify(name: string): string {
   return slug || 'item';
 }
 
-/** Writes an item change and its event in one transaction, holding the restaurant's sync lock. */
-export async function writeItemChange<T>(deps: ConsoleDeps, restaurantId: string, change: (tx: Executor) => Promise<T>): Promise<T> {
-  return deps.db.transaction().execute(async (tx) => {
-    await lockForItemWrite(tx, restaurantId);
+/**
+ * Writes an item change and its event in one transaction, holding the restaurant's sync lock; once
+ * committed, catalog replicas drop what they cached of an existing item (`itemId`; null for a new one).
+ */
+export async function writeItemChange<T>(
+  deps: ConsoleDeps,
+  target: { restaurantId: string; itemId: string | null },
+  change: (tx: Executor) => Promise<T>,
+): Promise<T> {
+  const result = await deps.db.transaction().execute(async (tx) => {
+    await lockForItemWrite(tx, target.restaurantId);
     return change(tx);
   });
+  if (target.itemId) await publishAccessInvalidation(deps.redis, deps.redisPrefix, { itemId: target.itemId });
+  return result;
 }
 
 export async function recordItemEvent(
@@ -89,7 +99,7 @@ export async function createItem(deps: ConsoleDeps, restaurantId: string, body: 
   if (body.sectionId) await requireSectionOf(deps.db, restaurantId, body.sectionId);
   const slug = body.slug ?? slugify(body.name);
   try {
-    const row = await writeItemChange(deps, restaurantId, async (tx) => {
+    const row = await writeItemChange(deps, { restaurantId, itemId: null }, async (tx) => {
       const created = await insertItem(tx, {
         id: newId('itm'),
         restaurant_id: restaurantId,
@@ -118,7 +128,7 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
   if (body.sectionId) await requireSectionOf(deps.db, existing.restaurant_id, body.sectionId);
   const restaurant = await requireRestaurant(deps.db, existing.restaurant_id);
   try {
-    const row = await writeItemChange(deps, existing.restaurant_id, async (tx) => {
+    const row = await writeItemChange(deps, { restaurantId: existing.restaurant_id, itemId }, async (tx) => {
       const updated = await updateLiveItem(tx, itemId, {
         name: body.name,
         slug: body.slug,
@@ -144,7 +154,7 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
 export async function deleteItem(deps: ConsoleDeps, itemId: string): Promise<{ id: string; deleted: true }> {
   const existing = await findLiveItemById(deps.db, itemId);
   if (!existing) throw new AppError('not_found', 'No such item.');
-  const row = await writeItemChange(deps, existing.restaurant_id, async (tx) => {
+  const row = await writeItemChange(deps, { restaurantId: existing.restaurant_id, itemId }, async (tx) => {
     const deleted = await markItemDeleted(tx, itemId);
     if (!deleted) throw new AppError('not_found', 'No such item.');
     await recordItemEvent(tx, 'item.deleted', deleted);

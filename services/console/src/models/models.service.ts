@@ -9,7 +9,7 @@ import { checkGlb, checkThumbnail, checkUsdz } from './model-checks.js';
 export const MODEL_FILES = ['glb', 'usdz', 'thumbnail'] as const;
 
 async function markFailed(deps: ConsoleDeps, item: ItemRow, reason: string): Promise<void> {
-  await writeItemChange(deps, item.restaurant_id, async (tx) => {
+  await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
     const failed = await updateLiveItem(tx, item.id, {
       model_status: 'failed',
       model_failure_reason: reason,
@@ -39,7 +39,7 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
       param: missing[0],
     });
   }
-  await writeItemChange(deps, item.restaurant_id, (tx) =>
+  await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, (tx) =>
     updateLiveItem(tx, item.id, { model_status: 'processing', model_failure_reason: null, model_updated_at: new Date() }),
   );
 
@@ -58,7 +58,7 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
   };
   const thumbnailKind = thumbnailCheck.ok ? thumbnailCheck.kind : 'png';
   const [glbKey, usdzKey, thumbnailKey] = await Promise.all([store(glb, 'glb'), store(usdz, 'usdz'), store(thumbnail, thumbnailKind)]);
-  const ready = await writeItemChange(deps, item.restaurant_id, async (tx) => {
+  const ready = await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
     const updated = await updateLiveItem(tx, item.id, {
       model_status: 'ready',
       model_failure_reason: null,

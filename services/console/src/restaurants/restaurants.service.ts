@@ -13,7 +13,7 @@ import {
   type RestaurantUpdate,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
-import { billingPeriod } from '@partner/platform';
+import { billingPeriod, publishAccessInvalidation } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
@@ -80,7 +80,9 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
   };
   const row = await updateRestaurant(deps.db, id, changes);
   if (!row) throw new AppError('not_found', 'No such restaurant.');
-  // Suspension is enforced at the gateway from cached key lookups: tell every replica now.
+  // Entitlements, quota and currency are cached with item lookups in the catalog; suspension is
+  // enforced at the gateway from cached key lookups: tell every replica now.
+  await publishAccessInvalidation(deps.redis, deps.redisPrefix, { restaurantId: id });
   if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
   return presentConsoleRestaurant(row);
 }
