@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from '@partner/auth';
 import { AppError } from '@partner/kit';
 import type { ServiceName } from '../routing/route-table.js';
@@ -28,16 +27,19 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', '
 
 function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, string>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined && !NOT_FORWARDED.has(name)) out[name] = value;
   }
-  return { ...out, ...extra };
+  return Object.assign(out, extra);
 }
 
 /**
- * Keep-alive connection pools to each service. Request and response bodies are piped, never
- * buffered, so an SSE stream reaches the client event by event; a client that goes away aborts the
- * upstream request, which a streaming service sees as a closed connection.
+ * Keep-alive connection pools to each service, driven through undici's dispatch handlers: no stream
+ * objects, promises or abort signals per request. A small answer of known length leaves in one write,
+ * headers and body together; anything else (an SSE stream, a file) streams chunk by chunk with
+ * backpressure, never buffered. A client that goes away aborts the upstream request, which a
+ * streaming service sees as a closed connection.
  */
 export class ServiceProxy {
   private readonly pools: Record<ServiceName, Pool>;
@@ -54,49 +56,66 @@ export class ServiceProxy {
     this.pools = { catalog: pool(origins.catalog), webhooks: pool(origins.webhooks), concierge: pool(origins.concierge) };
   }
 
-  async forward(service: ServiceName, req: Request, res: Response, extraHeaders: Record<string, string>): Promise<void> {
-    const abort = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) abort.abort();
-    };
-    res.once('close', onClose);
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    let upstream: Awaited<ReturnType<Pool['request']>>;
-    try {
-      upstream = await this.pools[service].request({
-        method: req.method as 'GET',
-        path: req.originalUrl,
-        headers: forwardedHeaders(req.headers, extraHeaders),
-        body: hasBody ? req : null,
-        signal: abort.signal,
-      });
-    } catch (err) {
-      res.off('close', onClose);
-      if (abort.signal.aborted) return;
-      throw new AppError('service_unavailable', 'The service behind this route is unavailable. Retry shortly.', { cause: err });
-    }
-    for (const [name, value] of Object.entries(upstream.headers)) {
-      if (value !== undefined && !NOT_RETURNED.has(name)) res.setHeader(name, value);
-    }
-    res.status(upstream.statusCode);
-    // pipeline destroys both streams if either fails; an error the body raises after that (an abort
-    // arriving late) must not go unheard, or it would take the process down.
-    upstream.body.on('error', () => {});
-    try {
-      const length = Number(upstream.headers['content-length'] ?? NaN);
-      if (length <= BUFFERED_BODY_LIMIT) {
-        // A small answer of known length leaves in one write, headers and body together.
-        res.end(Buffer.from(await upstream.body.arrayBuffer()));
-      } else {
-        // A stream (SSE) or a large file: headers now, then the body as it arrives.
-        res.flushHeaders();
-        await pipeline(upstream.body, res);
-      }
-    } catch {
-      // The client left or the service dropped mid-body; either way this response is over.
-    } finally {
-      res.off('close', onClose);
-    }
+  forward(service: ServiceName, req: Request, res: Response, extraHeaders: Record<string, string>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let upstream: Dispatcher.DispatchController | null = null;
+      let answered = false;
+      let buffered: Buffer[] | null = null;
+      const onClientGone = () => {
+        if (!res.writableFinished) upstream?.abort(new Error('the client went away'));
+      };
+      res.once('close', onClientGone);
+      const done = () => {
+        res.off('close', onClientGone);
+        resolve();
+      };
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      this.pools[service].dispatch(
+        {
+          method: req.method as Dispatcher.HttpMethod,
+          path: req.originalUrl,
+          headers: forwardedHeaders(req.headers, extraHeaders),
+          body: hasBody ? req : null,
+        },
+        {
+          onRequestStart: (controller) => {
+            upstream = controller;
+            if (res.destroyed) controller.abort(new Error('the client went away'));
+          },
+          onResponseStart: (_controller, statusCode, headers) => {
+            answered = true;
+            for (const name in headers) {
+              if (!NOT_RETURNED.has(name)) res.setHeader(name, headers[name]!);
+            }
+            res.statusCode = statusCode;
+            if (Number(headers['content-length'] ?? NaN) <= BUFFERED_BODY_LIMIT) buffered = [];
+            else res.flushHeaders();
+          },
+          onResponseData: (controller, chunk) => {
+            if (buffered) buffered.push(chunk);
+            else if (!res.write(chunk)) {
+              controller.pause();
+              res.once('drain', () => controller.resume());
+            }
+          },
+          onResponseEnd: () => {
+            if (buffered) res.end(buffered.length === 1 ? buffered[0] : Buffer.concat(buffered));
+            else res.end();
+            done();
+          },
+          onResponseError: (_controller, err) => {
+            res.off('close', onClientGone);
+            if (res.destroyed) return resolve();
+            // Mid-body the status is out: all that is left is to cut the response short.
+            if (answered) {
+              res.destroy();
+              return resolve();
+            }
+            reject(new AppError('service_unavailable', 'The service behind this route is unavailable. Retry shortly.', { cause: err }));
+          },
+        },
+      );
+    });
   }
 
   async close(): Promise<void> {
