@@ -94,10 +94,21 @@ export function startProcess(script: string, env: Record<string, string>): Child
   return child;
 }
 
-/** Every thread of a server process onto one core; run the load generator itself on the other. */
+/**
+ * A server's event-loop thread onto one core; run the load generator itself on the other. V8's own
+ * threads (garbage collection, optimising compiler) stay free: pinned beside the event loop they take
+ * it off its core for whole time slices, which the tail latency showed (item detail p99 108 ms against
+ * 44 ms, docs/benchmarks.md).
+ */
 export const pinToCore = async (child: ChildProcess, core: number): Promise<void> => {
-  await execFileAsync('taskset', ['-a', '-p', '-c', String(core), String(child.pid)]);
+  await execFileAsync('taskset', ['-p', '-c', String(core), String(child.pid)]);
 };
+
+/** A bare node:http server answering `body` on every path (see bare-json-server.ts). */
+export function startBareJsonServer(port: number, body: unknown): ChildProcess {
+  const script = new URL('./bare-json-server.js', import.meta.url).pathname;
+  return startProcess(script, { PORT: String(port), BENCH_BODY: JSON.stringify(body) });
+}
 
 export async function stopProcesses(children: ChildProcess[]): Promise<void> {
   for (const child of children) child.kill('SIGTERM');

@@ -1,6 +1,6 @@
 // pnpm bench:catalog — full sync of 100,000 items through the gateway against the same keyset query
 // run straight against Postgres, and item detail latency at 50 connections through the gateway against
-// the same request sent straight to the catalog (the gateway hop's share).
+// the same request sent straight to the catalog (the gateway hop's share) and the same JSON from a bare server.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import {
   medianFigures,
   pinToCore,
   seedUnlimitedKey,
+  startBareJsonServer,
   startProcess,
   stopProcesses,
   waitUntilUp,
@@ -141,16 +142,25 @@ const asTheGatewayForwards = () => ({
   'x-request-id': 'req_benchdirect',
 });
 await measureHttp(`http://127.0.0.1:18080${detailPath}`, { headers: auth, durationSeconds: 2 });
+// The floor: the same answer from a server that does nothing else, on the same core.
+const detailBody = await (await fetch(`http://127.0.0.1:18080${detailPath}`, { headers: auth })).json();
+const bare = startBareJsonServer(18090, detailBody);
+await waitUntilUp('http://127.0.0.1:18090/');
+if (!process.env.BENCH_NO_PIN) await pinToCore(bare, 0);
+await measureHttp(`http://127.0.0.1:18090${detailPath}`, { durationSeconds: 2 });
 const detailRuns: HttpFigures[] = [];
 const directDetailRuns: HttpFigures[] = [];
+const bareRuns: HttpFigures[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   detailRuns.push(await measureHttp(`http://127.0.0.1:18080${detailPath}`, { headers: auth, durationSeconds: DURATION_S }));
   directDetailRuns.push(
     await measureHttp(`http://127.0.0.1:18081${detailPath}`, { headers: asTheGatewayForwards(), durationSeconds: DURATION_S }),
   );
+  bareRuns.push(await measureHttp(`http://127.0.0.1:18090${detailPath}`, { durationSeconds: DURATION_S }));
 }
 const detail = medianFigures(detailRuns);
 const directDetail = medianFigures(directDetailRuns);
+const bareDetail = medianFigures(bareRuns);
 
 console.log(`\nCatalog, ${ITEMS} items, pages of ${PAGE}, ${ROUNDS} rounds (medians), Node ${process.version}`);
 console.log('| measure | figure |');
@@ -165,9 +175,12 @@ console.log(
   `| same request straight to the catalog (baseline) | ${Math.round(directDetail.rps)} req/s, p50 ${directDetail.p50} ms, p99 ${directDetail.p99} ms, ${directDetail.errors} errors |`,
 );
 console.log(
+  `| the same JSON from a bare node:http server (this machine's floor) | ${Math.round(bareDetail.rps)} req/s, p50 ${bareDetail.p50} ms, p99 ${bareDetail.p99} ms, ${bareDetail.errors} errors |`,
+);
+console.log(
   `\ntargets: sync >= 20000 items/s (${syncRate >= 20_000 ? 'met' : 'MISSED'}), ratio >= 0.30 (${syncRate / directRate >= 0.3 ? 'met' : 'MISSED'}), detail p99 <= 15 ms (${detail.p99 <= 15 ? 'met' : 'MISSED'})`,
 );
 
-await stopProcesses([gateway, catalog]);
+await stopProcesses([gateway, catalog, bare]);
 await rm(assetDir, { recursive: true, force: true });
 await database.drop();
