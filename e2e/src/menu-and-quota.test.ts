@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZMenu, zData } from '@partner/contracts';
+import { lockForItemWrite, writeTimestamp } from '@partner/db';
 import { expectError } from './expect-error.js';
 import { restaurantWithKey, startStack, type Stack } from './stack.js';
 
@@ -58,6 +59,41 @@ describe('GET /v1/partner/restaurants/{id}/menu', () => {
     await stack.console.deleteItem(item.id);
     etags.push((await menuOf(auth, restaurant.id)).headers.etag);
     expect(new Set(etags).size).toBe(etags.length);
+  });
+
+  it('never answers 304 for a change that committed after an earlier-stamped one', async () => {
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    const soup = await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
+    const bread = await stack.console.createItem(restaurant.id, { name: 'Bread', priceCents: 300 });
+
+    // Writer B stamps Soup and holds its transaction open, as a slow console write would.
+    let commit: () => void = () => {};
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    let written: () => void = () => {};
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const slowWriter = stack.db.transaction().execute(async (tx) => {
+      await lockForItemWrite(tx, restaurant.id);
+      await tx.updateTable('items').set({ price_cents: 650, updated_at: writeTimestamp() }).where('id', '=', soup.id).execute();
+      written();
+      await committed;
+    });
+    await wrote;
+    // Writer A stamps Bread later and commits first.
+    await stack.console.updateItem(bread.id, { priceCents: 350 });
+
+    const read = menuOf(auth, restaurant.id).then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    commit();
+    await slowWriter;
+    const first = await read;
+    const soupPrice = (res: { body: unknown }) =>
+      zData(ZMenu)
+        .parse(res.body)
+        .data.unsectionedItems.find((item) => item.id === soup.id)!.priceCents;
+    const conditional = await menuOf(auth, restaurant.id, first.headers.etag as string);
+    // A 304 is only right if the menu the client holds already has Soup at its new price.
+    if (conditional.status === 304) expect(soupPrice(first)).toBe(650);
+    else expect(soupPrice(conditional)).toBe(650);
   });
 });
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ItemRow } from '../schema.js';
 import type { Executor } from './executor.js';
+import { awaitItemWritesInFlight } from './sync.js';
 import type { Owner } from './restaurants.js';
 
 export interface ItemPage {
@@ -102,10 +103,23 @@ export async function listPublishedItems(db: Executor, restaurantId: string): Pr
 
 /**
  * What the menu's ETag is computed from: any change to the restaurant, its sections or its items
- * moves one of these. One indexed aggregate, so a conditional request never builds the menu.
+ * moves one of these. Read once the item writes in flight have committed: otherwise a write stamped
+ * before a later one that already committed would land without moving `max(updated_at)`, and clients
+ * holding the old ETag would keep getting 304. One indexed aggregate, so a conditional request never
+ * builds the menu.
  */
-export async function readMenuVersion(db: Executor, restaurantId: string) {
-  const { rows } = await sql<{ restaurant: Date; items: Date | null; item_count: number; sections: Date | null; section_count: number }>`
+export interface MenuVersion {
+  restaurant: Date;
+  items: Date | null;
+  item_count: number;
+  sections: Date | null;
+  section_count: number;
+}
+
+export async function readMenuVersion(db: Executor, restaurantId: string): Promise<MenuVersion> {
+  if (!db.isTransaction) return db.transaction().execute((tx) => readMenuVersion(tx, restaurantId));
+  await awaitItemWritesInFlight(db, restaurantId);
+  const { rows } = await sql<MenuVersion>`
     select
       (select updated_at from restaurants where id = ${restaurantId}) as restaurant,
       (select max(updated_at) from items where restaurant_id = ${restaurantId}) as items,
