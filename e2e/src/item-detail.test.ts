@@ -245,18 +245,28 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
       expect(after!.used - (before?.used ?? 0)).toBe(1);
     });
 
-    it('keeps records across a restart of the service (they live in Postgres)', async () => {
-      const { item, key } = await itemWithModel();
-      const record = await stack.db.selectFrom('idempotency_records').selectAll().where('api_key_id', '=', key.id).execute();
-      expect(record).toEqual([]);
-      const auth = { Authorization: `Bearer ${key.value}` };
-      await request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'durable').send({});
-      await expect
-        .poll(
-          async () =>
-            (await stack.db.selectFrom('idempotency_records').select('state').where('api_key_id', '=', key.id).executeTakeFirst())?.state,
-        )
-        .toBe('completed');
+    it('replays the first answer after the service restarted (records live in Postgres)', async () => {
+      const { item, auth } = await itemWithModel();
+      const post = () =>
+        request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'durable').send({});
+      const first = await post();
+      expect(first.status).toBe(200);
+      await stack.restartCatalog();
+      const retry = await post();
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toEqual(first.body);
+    });
+
+    it('does not keep a 429: once the quota allows it, a retry with the same key runs', async () => {
+      const { restaurant, item, auth } = await itemWithModel();
+      await stack.console.updateRestaurant(restaurant.id, { monthlyQuota: 0 });
+      const post = () =>
+        request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'after-quota').send({});
+      expectError(await post(), 429, 'quota_exceeded');
+      await stack.console.updateRestaurant(restaurant.id, { monthlyQuota: 1_000 });
+      const retry = await post();
+      expect(retry.status).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
     });
 
     it.each([[''], ['x'.repeat(256)], ['tab\there']])('refuses a malformed key %j', async (value) => {

@@ -29,6 +29,8 @@ export interface Stack {
   db: Db;
   redis: RedisClient;
   redisPrefix: string;
+  /** Stops the catalog and starts a new one on the same port: nothing it held in memory survives. */
+  restartCatalog(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ export async function startStack(
   const url = (service: StartedService) => `http://127.0.0.1:${service.port}`;
 
   const consoleService = track(await startConsole(loadConsoleConfig(env)));
-  const catalog = track(await startCatalog(loadCatalogConfig(env)));
+  let catalog = track(await startCatalog(loadCatalogConfig(env)));
   // Tests drive the dispatcher themselves unless they ask for the running loop.
   const webhooksEnv = { WEBHOOK_DISPATCHER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ...options.webhooksEnv };
   const webhooks = track(await startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
@@ -113,6 +115,11 @@ export async function startStack(
     db: database.db,
     redis,
     redisPrefix,
+    restartCatalog: async () => {
+      await catalog.stop();
+      started.splice(started.indexOf(catalog), 1);
+      catalog = track(await startCatalog(loadCatalogConfig({ ...env, CATALOG_PORT: String(catalog.port) })));
+    },
     stop: async () => {
       await Promise.all(started.map((service) => service.stop()));
       for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 1000 })) {

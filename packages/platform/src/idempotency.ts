@@ -21,8 +21,9 @@ function replay(res: Response, record: IdempotencyRecordRow): void {
  * `Idempotency-Key` on every mutating route (spec 5.5): the first request with a key runs and its
  * answer is stored in Postgres for 24 hours, bound to the API key, method, path and body hash. A
  * retry gets the stored answer; the same key on a different request is `409 idempotency_key_conflict`;
- * a retry that arrives while the first is still running waits for its answer. A 5xx or an interrupted
- * execution is not stored, so the retry runs again.
+ * a retry that arrives while the first is still running waits for its answer. A 5xx, a 429 (quota or
+ * allowance used up: the retry is meant to run once they allow it) or an interrupted execution is not
+ * stored, so the retry runs again.
  */
 export function idempotency(db: Db): RequestHandler {
   return async (req, res, next) => {
@@ -69,7 +70,7 @@ export function idempotency(db: Db): RequestHandler {
     res.once('close', () => {
       const outcome = captured as { status: number; body: string } | null;
       const settle =
-        res.writableFinished && outcome && outcome.status < 500
+        res.writableFinished && outcome && outcome.status < 500 && outcome.status !== 429
           ? completeIdempotencyKey(db, key, { ...outcome, contentType: String(res.getHeader('content-type') ?? '') || null })
           : releaseIdempotencyKey(db, key);
       settle.catch((err: unknown) => req.log.error({ err }, 'could not settle an idempotency record'));
