@@ -1,3 +1,4 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEvent } from '@partner/contracts';
@@ -86,6 +87,24 @@ describe('model upload', () => {
     const after = (await request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth)).body.data.assets.glbUrl as string;
     expect(after).not.toBe(before);
     expect((await request(stack.gatewayUrl).head(new URL(before).pathname)).status).toBe(200);
+  });
+
+  it('marks the model failed, with model.failed, when its files cannot be stored', async () => {
+    const { restaurant, item } = await newItem();
+    // The storage directory replaced by a file: every write fails, as on a full or unmounted volume.
+    const away = `${stack.assetDir}.away`;
+    await rename(stack.assetDir, away);
+    await writeFile(stack.assetDir, 'not a directory');
+    try {
+      expectError(await upload(item.id, files), 503, 'service_unavailable');
+    } finally {
+      await rm(stack.assetDir);
+      await rename(away, stack.assetDir);
+    }
+    const failed = await stack.db.selectFrom('items').select('model_status').where('id', '=', item.id).executeTakeFirstOrThrow();
+    expect(failed.model_status).toBe('failed');
+    expect((await eventsOf(restaurant.id)).map((e) => e.type)).toEqual(['item.created', 'model.failed']);
+    expect((await upload(item.id, files)).body.data.model.status).toBe('ready');
   });
 });
 

@@ -26,6 +26,8 @@ export interface Stack {
   adminToken: string;
   /** The secrets the services were started with, for tests that forge or check signatures. */
   secrets: { asset: string; cursor: string };
+  /** The directory the local asset storage driver writes to. */
+  assetDir: string;
   db: Db;
   redis: RedisClient;
   redisPrefix: string;
@@ -112,6 +114,7 @@ export async function startStack(
     console: new ConsoleClient({ baseUrl: consoleUrl, adminToken }),
     adminToken,
     secrets: { asset: env.ASSET_SIGNING_SECRET, cursor: env.CURSOR_SIGNING_SECRET },
+    assetDir,
     db: database.db,
     redis,
     redisPrefix,

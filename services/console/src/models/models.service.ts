@@ -57,7 +57,15 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
     return key;
   };
   const thumbnailKind = thumbnailCheck.ok ? thumbnailCheck.kind : 'png';
-  const [glbKey, usdzKey, thumbnailKey] = await Promise.all([store(glb, 'glb'), store(usdz, 'usdz'), store(thumbnail, thumbnailKind)]);
+  let keys: string[];
+  try {
+    keys = await Promise.all([store(glb, 'glb'), store(usdz, 'usdz'), store(thumbnail, thumbnailKind)]);
+  } catch (err) {
+    // The model must not stay `processing` for ever: it failed, and the owner can upload again.
+    await markFailed(deps, item, 'the files could not be stored');
+    throw new AppError('service_unavailable', 'The model files could not be stored. Upload them again shortly.', { cause: err });
+  }
+  const [glbKey, usdzKey, thumbnailKey] = keys as [string, string, string];
   const ready = await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
     const updated = await updateLiveItem(tx, item.id, {
       model_status: 'ready',
