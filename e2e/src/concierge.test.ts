@@ -177,6 +177,34 @@ describe('live keys through an OpenAI-compatible server', () => {
   });
 });
 
+describe('Idempotency-Key on a turn', () => {
+  it('runs concurrent retries of one turn once, and replays the finished stream', async () => {
+    const { restaurant, auth } = await conciergeRestaurant('live');
+    Object.assign(script, { tokens: ['Soup ', 'is ', 'good.'], failAfter: undefined, delayMs: 30, holdBeforeToken: undefined });
+    const before = fake.requests.length;
+    const withKey = { ...auth, 'Idempotency-Key': 'turn-1' };
+    const turns = await Promise.all(Array.from({ length: 3 }, () => streamChat(chatUrl(restaurant.id), withKey, { message: 'Soup?' })));
+    script.delayMs = 0;
+    expect(fake.requests.length - before).toBe(1);
+    for (const turn of turns) expect(turn.events).toEqual(turns[0]!.events.map((e) => ({ ...e, at: expect.any(Number) })));
+    expect(text(turns[0]!.events)).toBe('Soup is good.');
+    expect(turns.filter((turn) => turn.headers.get('idempotent-replayed') === 'true')).toHaveLength(2);
+    expect((await stack.console.usage(restaurant.id)).conciergeMessages.used).toBe(1);
+  });
+
+  it('runs a retry again when the turn ended in an error event', async () => {
+    const { restaurant, auth } = await conciergeRestaurant('live');
+    const withKey = { ...auth, 'Idempotency-Key': 'turn-2' };
+    Object.assign(script, { tokens: ['Hello ', 'there ', 'friend'], failAfter: 1, delayMs: 0, holdBeforeToken: undefined });
+    const failed = await streamChat(chatUrl(restaurant.id), withKey, { message: 'Hi' });
+    expect(failed.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'upstream_error' } });
+    script.failAfter = undefined;
+    const retried = await streamChat(chatUrl(restaurant.id), withKey, { message: 'Hi' });
+    expect(kinds(retried.events).at(-1)).toBe('done');
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
 describe('stream plumbing', () => {
   it('keeps an idle stream alive with heartbeat comments', async () => {
     const { restaurant, auth } = await conciergeRestaurant('live');

@@ -8,7 +8,51 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const WAIT = { intervalMs: 50, maxMs: 10_000 };
 
+/** Answers larger than this are not stored: a retry with their key runs again. */
+const MAX_STORED_BYTES = 1024 * 1024;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const NOT_REPLAYABLE = 'idempotencyNotReplayable';
+
+/**
+ * For a route whose status is already out when it fails (a stream ending with an error event): the
+ * answer is not stored, so a retry with the same Idempotency-Key runs again.
+ */
+export function markNotReplayable(res: Response): void {
+  res.locals[NOT_REPLAYABLE] = true;
+}
+
+/** Everything the route writes (a JSON body or a whole event stream), unless it grows past the limit. */
+function captureBody(res: Response): () => Buffer | null {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  const keep = (chunk: unknown, encoding: unknown) => {
+    if (tooLarge || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const buffer =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > MAX_STORED_BYTES) {
+      tooLarge = true;
+      chunks.length = 0;
+    } else chunks.push(buffer);
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as Response['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as Response['end'];
+  return () => (tooLarge ? null : Buffer.concat(chunks));
+}
+
 
 function replay(res: Response, record: IdempotencyRecordRow): void {
   res.status(record.response_status ?? 200);
@@ -19,11 +63,12 @@ function replay(res: Response, record: IdempotencyRecordRow): void {
 
 /**
  * `Idempotency-Key` on every mutating route (spec 5.5): the first request with a key runs and its
- * answer is stored in Postgres for 24 hours, bound to the API key, method, path and body hash. A
- * retry gets the stored answer; the same key on a different request is `409 idempotency_key_conflict`;
- * a retry that arrives while the first is still running waits for its answer. A 5xx, a 429 (quota or
- * allowance used up: the retry is meant to run once they allow it) or an interrupted execution is not
- * stored, so the retry runs again.
+ * answer (a JSON body, or a whole event stream once it has finished) is stored in Postgres for 24
+ * hours, bound to the API key, method, path and body hash. A retry gets the stored answer; the same
+ * key on a different request is `409 idempotency_key_conflict`; a retry that arrives while the first
+ * is still running waits for its answer. A 5xx, a 429 (quota or allowance used up: the retry is meant
+ * to run once they allow it), an answer its route marked not replayable, or an interrupted execution
+ * is not stored, so the retry runs again.
  */
 export function idempotency(db: Db): RequestHandler {
   return async (req, res, next) => {
@@ -61,17 +106,17 @@ export function idempotency(db: Db): RequestHandler {
     }
 
     const key = { apiKeyId: claim.apiKeyId, idempotencyKey };
-    let captured: { status: number; body: string } | null = null;
-    const send = res.send.bind(res);
-    res.send = (body?: unknown) => {
-      captured = { status: res.statusCode, body: typeof body === 'string' || Buffer.isBuffer(body) ? String(body) : JSON.stringify(body) };
-      return send(body);
-    };
+    const captured = captureBody(res);
     res.once('close', () => {
-      const outcome = captured as { status: number; body: string } | null;
+      const body = res.writableFinished && !res.locals[NOT_REPLAYABLE] ? captured() : null;
+      const status = res.statusCode;
       const settle =
-        res.writableFinished && outcome && outcome.status < 500 && outcome.status !== 429
-          ? completeIdempotencyKey(db, key, { ...outcome, contentType: String(res.getHeader('content-type') ?? '') || null })
+        body && status < 500 && status !== 429
+          ? completeIdempotencyKey(db, key, {
+              status,
+              body: body.toString('utf8'),
+              contentType: String(res.getHeader('content-type') ?? '') || null,
+            })
           : releaseIdempotencyKey(db, key);
       settle.catch((err: unknown) => req.log.error({ err }, 'could not settle an idempotency record'));
     });

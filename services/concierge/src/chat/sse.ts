@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { TConciergeEvent } from '@partner/contracts';
+import { markNotReplayable } from '@partner/platform';
 
 /**
  * A Server-Sent Events response: headers that keep proxies from buffering, one `event:`/`data:` pair
@@ -24,6 +25,8 @@ export class SseStream {
 
   send<E extends TConciergeEvent>(event: E['event'], data: E['data']): void {
     if (this.closed) return;
+    // A turn that ends in an error is no result to replay to a retry with the same Idempotency-Key.
+    if (event === 'error') markNotReplayable(this.res);
     this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
