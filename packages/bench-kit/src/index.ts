@@ -110,6 +110,12 @@ export function startBareJsonServer(port: number, body: unknown): ChildProcess {
   return startProcess(script, { PORT: String(port), BENCH_BODY: JSON.stringify(body) });
 }
 
+/** A bare undici proxy to `upstream` adding `headers` to every request (see bare-proxy.ts). */
+export function startBareProxy(port: number, upstream: string, headers: Record<string, string>): ChildProcess {
+  const script = new URL('./bare-proxy.js', import.meta.url).pathname;
+  return startProcess(script, { PORT: String(port), UPSTREAM: upstream, PROXY_HEADERS: JSON.stringify(headers) });
+}
+
 export async function stopProcesses(children: ChildProcess[]): Promise<void> {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));

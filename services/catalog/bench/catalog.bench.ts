@@ -17,6 +17,7 @@ import {
   pinToCore,
   seedUnlimitedKey,
   startBareJsonServer,
+  startBareProxy,
   startProcess,
   stopProcesses,
   waitUntilUp,
@@ -148,17 +149,36 @@ const bare = startBareJsonServer(18090, detailBody);
 await waitUntilUp('http://127.0.0.1:18090/');
 if (!process.env.BENCH_NO_PIN) await pinToCore(bare, 0);
 await measureHttp(`http://127.0.0.1:18090${detailPath}`, { durationSeconds: 2 });
+
+/**
+ * The hop itself: the least a proxy can do, in front of the same catalog, on the gateway's core. Started
+ * afresh per round with a fresh internal token (tokens live a minute).
+ */
+async function measureBareProxy(): Promise<HttpFigures> {
+  const proxy = startBareProxy(18070, 'http://127.0.0.1:18081', asTheGatewayForwards());
+  try {
+    await waitUntilUp(`http://127.0.0.1:18070${detailPath}`);
+    if (!process.env.BENCH_NO_PIN) await pinToCore(proxy, 0);
+    await measureHttp(`http://127.0.0.1:18070${detailPath}`, { durationSeconds: 1 });
+    return await measureHttp(`http://127.0.0.1:18070${detailPath}`, { durationSeconds: DURATION_S });
+  } finally {
+    await stopProcesses([proxy]);
+  }
+}
 const detailRuns: HttpFigures[] = [];
+const bareProxyRuns: HttpFigures[] = [];
 const directDetailRuns: HttpFigures[] = [];
 const bareRuns: HttpFigures[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   detailRuns.push(await measureHttp(`http://127.0.0.1:18080${detailPath}`, { headers: auth, durationSeconds: DURATION_S }));
+  bareProxyRuns.push(await measureBareProxy());
   directDetailRuns.push(
     await measureHttp(`http://127.0.0.1:18081${detailPath}`, { headers: asTheGatewayForwards(), durationSeconds: DURATION_S }),
   );
   bareRuns.push(await measureHttp(`http://127.0.0.1:18090${detailPath}`, { durationSeconds: DURATION_S }));
 }
 const detail = medianFigures(detailRuns);
+const bareProxyDetail = medianFigures(bareProxyRuns);
 const directDetail = medianFigures(directDetailRuns);
 const bareDetail = medianFigures(bareRuns);
 
@@ -170,6 +190,9 @@ console.log(`| same keyset query straight against Postgres (baseline) | ${Math.r
 console.log(`| ratio | ${(syncRate / directRate).toFixed(2)} |`);
 console.log(
   `| item detail through the gateway, 50 connections | ${Math.round(detail.rps)} req/s, p50 ${detail.p50} ms, p99 ${detail.p99} ms, ${detail.errors} errors |`,
+);
+console.log(
+  `| same request through a bare undici proxy in front of the catalog (baseline: the hop alone) | ${Math.round(bareProxyDetail.rps)} req/s, p50 ${bareProxyDetail.p50} ms, p99 ${bareProxyDetail.p99} ms, ${bareProxyDetail.errors} errors |`,
 );
 console.log(
   `| same request straight to the catalog (baseline) | ${Math.round(directDetail.rps)} req/s, p50 ${directDetail.p50} ms, p99 ${directDetail.p99} ms, ${directDetail.errors} errors |`,
