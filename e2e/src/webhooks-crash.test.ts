@@ -31,7 +31,8 @@ function startDispatcher() {
       REDIS_KEY_PREFIX: `crash${randomBytes(3).toString('hex')}:`,
       INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey,
       CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
-      WEBHOOKS_PORT: String(30_000 + Math.floor(Math.random() * 20_000)),
+      // Any free port: a random one may collide with a connection's ephemeral port and crash the process.
+      WEBHOOKS_PORT: '0',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_LEASE_SECONDS: '11',
       // An attempt that times out on a loaded machine is retried within seconds, not the default minute.

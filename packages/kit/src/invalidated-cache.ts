@@ -61,20 +61,54 @@ export class InvalidatedCache<V> {
   }
 }
 
+/** A message naming one thing by one of the channel's fields: `{ keyId }`, `{ restaurantId }`... */
+export type InvalidationMessage<F extends string> = { [K in F]: { [P in K]: string } }[F];
+
+/**
+ * A Redis pub/sub channel on which a writer tells every replica, once a change has committed, which
+ * cached things it touched. A malformed message parses to null and invalidates nothing.
+ */
+export class InvalidationChannel<F extends string> {
+  constructor(
+    private readonly suffix: string,
+    private readonly fields: readonly F[],
+  ) {}
+
+  name(prefix: string): string {
+    return `${prefix}${this.suffix}`;
+  }
+
+  async publish(redis: RedisClient, prefix: string, message: InvalidationMessage<F>): Promise<void> {
+    await redis.publish(this.name(prefix), JSON.stringify(message));
+  }
+
+  parse(raw: string): InvalidationMessage<F> | null {
+    try {
+      const value = JSON.parse(raw) as Record<string, unknown>;
+      const field = this.fields.find((name) => typeof value[name] === 'string');
+      if (field) return { [field]: value[field] } as InvalidationMessage<F>;
+    } catch {
+      // fall through
+    }
+    return null;
+  }
+}
+
 /**
  * Applies the messages of one pub/sub channel to in-process caches. A (re)connected subscriber calls
  * `reset` first: messages published while it was away are lost, so nothing cached before may be kept.
  */
-export async function subscribeToInvalidations<M>(
+export async function subscribeToInvalidations<F extends string>(
   subscriber: RedisClient,
-  channel: string,
-  handlers: { parse: (raw: string) => M | null; apply: (message: M) => void; reset: () => void },
+  channel: { channel: InvalidationChannel<F>; prefix: string },
+  handlers: { apply: (message: InvalidationMessage<F>) => void; reset: () => void },
   logger: Logger,
 ): Promise<void> {
+  const name = channel.channel.name(channel.prefix);
   subscriber.on('ready', handlers.reset);
-  await subscriber.subscribe(channel, (raw) => {
-    const message = handlers.parse(raw);
+  await subscriber.subscribe(name, (raw) => {
+    const message = channel.channel.parse(raw);
     if (message) handlers.apply(message);
-    else logger.warn({ channel }, 'ignored a malformed invalidation message');
+    else logger.warn({ channel: name }, 'ignored a malformed invalidation message');
   });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertItem, insertRestaurant, updateRestaurant, type Db } from '@partner/db';
 import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
 import { connectRedis, createLogger, type RedisClient } from '@partner/kit';
-import { publishAccessInvalidation } from '@partner/platform';
+import { accessInvalidations } from '@partner/platform';
 import { ItemAccessCache, subscribeToAccessInvalidations } from './item-access-cache.js';
 
 let database: TestDatabase;
@@ -101,12 +101,12 @@ describe('ItemAccessCache', () => {
 
     await database.db.updateTable('items').set({ name: 'Bisque' }).where('id', '=', first.item.id).execute();
     expect((await cache.find(first.owner, first.item.id))?.item.name).toBe('Soup');
-    await publishAccessInvalidation(publisher, prefix, { itemId: first.item.id });
+    await accessInvalidations.publish(publisher, prefix, { itemId: first.item.id });
     await until(async () => (await cache.find(first.owner, first.item.id))?.item.name === 'Bisque');
     expect((await cache.find(first.owner, first.item.id))?.item.name).toBe('Bisque');
 
     await updateRestaurant(database.db, first.restaurant.id, { subscription_status: 'lapsed' });
-    await publishAccessInvalidation(publisher, prefix, { restaurantId: first.restaurant.id });
+    await accessInvalidations.publish(publisher, prefix, { restaurantId: first.restaurant.id });
     await until(async () => (await cache.find(first.owner, first.item.id))?.restaurant.subscription_status === 'lapsed');
     expect((await cache.find(first.owner, first.item.id))?.restaurant.subscription_status).toBe('lapsed');
   });

@@ -1,6 +1,6 @@
 import { findLiveItemForOwner, type Executor, type Owner } from '@partner/db';
 import { InvalidatedCache, subscribeToInvalidations, type Logger, type RedisClient } from '@partner/kit';
-import { accessInvalidationChannel, parseAccessInvalidation, type AccessInvalidation } from '@partner/platform';
+import { accessInvalidations, type AccessInvalidation } from '@partner/platform';
 
 export type ItemAccess = NonNullable<Awaited<ReturnType<typeof findLiveItemForOwner>>>;
 
@@ -45,8 +45,8 @@ export async function subscribeToAccessInvalidations(
 ): Promise<void> {
   await subscribeToInvalidations(
     subscriber,
-    accessInvalidationChannel(prefix),
-    { parse: parseAccessInvalidation, apply: (message) => cache.invalidate(message), reset: () => cache.clear() },
+    { channel: accessInvalidations, prefix },
+    { apply: (message) => cache.invalidate(message), reset: () => cache.clear() },
     logger,
   );
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { publishKeyInvalidation } from '@partner/auth';
+import { keyInvalidations } from '@partner/auth';
 import type { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
 import {
   asScopes,
@@ -23,7 +23,7 @@ import {
   type IntegratorOrgRow,
 } from '@partner/db';
 import { AppError, newId, randomBase62 } from '@partner/kit';
-import { publishAccessInvalidation } from '@partner/platform';
+import { accessInvalidations } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 const DEFAULT_GRANT_SCOPES = ['menu:read', 'assets:read', 'webhooks:manage', 'concierge:chat'];
@@ -70,7 +70,7 @@ export async function getIntegrator(deps: ConsoleDeps, id: string) {
 export async function patchIntegrator(deps: ConsoleDeps, id: string, body: z.infer<typeof ZUpdateIntegrator>) {
   const row = await updateIntegratorOrg(deps.db, id, { name: body.name, suspended: body.suspended, contact_email: body.contactEmail });
   if (!row) throw new AppError('not_found', 'No such integrator.');
-  if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
+  if (body.suspended !== undefined) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: id });
   return presentIntegrator(row);
 }
 
@@ -114,7 +114,7 @@ export async function approveConnectLink(deps: ConsoleDeps, token: string, body:
     return presentGrant(grant);
   });
   // A grant's scopes are cached with item lookups in the catalog.
-  await publishAccessInvalidation(deps.redis, deps.redisPrefix, { restaurantId: grant.restaurantId });
+  await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: grant.restaurantId });
   return grant;
 }
 
@@ -126,7 +126,7 @@ export async function revokeGrantById(deps: ConsoleDeps, id: string) {
     return row;
   });
   if (revoked) {
-    await publishAccessInvalidation(deps.redis, deps.redisPrefix, { restaurantId: revoked.restaurant_id });
+    await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: revoked.restaurant_id });
     return presentGrant(revoked);
   }
   const current = await findGrantById(deps.db, id);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DEFAULT_SECRET_SCOPES, generateApiKey, publishKeyInvalidation, redactKey } from '@partner/auth';
+import { DEFAULT_SECRET_SCOPES, generateApiKey, keyInvalidations, redactKey } from '@partner/auth';
 import type { ZCreateKey } from '@partner/contracts';
 import {
   asScopes,
@@ -78,6 +78,6 @@ export async function listKeys(deps: ConsoleDeps, owner: { restaurantId?: string
 export async function revokeKey(deps: ConsoleDeps, id: string) {
   const row = (await revokeApiKey(deps.db, id, deps.now())) ?? (await findApiKeyById(deps.db, id));
   if (!row) throw new AppError('not_found', 'No such key.');
-  await publishKeyInvalidation(deps.redis, deps.redisPrefix, { keyId: id });
+  await keyInvalidations.publish(deps.redis, deps.redisPrefix, { keyId: id });
   return presentKey(row);
 }

@@ -19,7 +19,7 @@ import {
   type SectionRow,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
-import { publishAccessInvalidation } from '@partner/platform';
+import { accessInvalidations } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 const presentSection = (row: SectionRow): TSection => ({ id: row.id, name: row.name, position: row.position });
@@ -63,7 +63,7 @@ export async function writeItemChange<T>(
     await lockForItemWrite(tx, target.restaurantId);
     return change(tx);
   });
-  if (target.itemId) await publishAccessInvalidation(deps.redis, deps.redisPrefix, { itemId: target.itemId });
+  if (target.itemId) await accessInvalidations.publish(deps.redis, deps.redisPrefix, { itemId: target.itemId });
   return result;
 }
 

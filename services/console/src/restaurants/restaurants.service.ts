@@ -1,4 +1,4 @@
-import { derivePublishableKey, publishKeyInvalidation } from '@partner/auth';
+import { derivePublishableKey, keyInvalidations } from '@partner/auth';
 import type { TConsoleRestaurant } from '@partner/contracts';
 import type { z } from 'zod';
 import type { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
@@ -13,7 +13,7 @@ import {
   type RestaurantUpdate,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
-import { billingPeriod, publishAccessInvalidation } from '@partner/platform';
+import { billingPeriod, accessInvalidations } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
@@ -82,8 +82,8 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
   if (!row) throw new AppError('not_found', 'No such restaurant.');
   // Entitlements, quota and currency are cached with item lookups in the catalog; suspension is
   // enforced at the gateway from cached key lookups: tell every replica now.
-  await publishAccessInvalidation(deps.redis, deps.redisPrefix, { restaurantId: id });
-  if (body.suspended !== undefined) await publishKeyInvalidation(deps.redis, deps.redisPrefix, { ownerId: id });
+  await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: id });
+  if (body.suspended !== undefined) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: id });
   return presentConsoleRestaurant(row);
 }
 

@@ -1,5 +1,5 @@
 import { findKeyWithOwnerByHash, type Db, type KeyWithOwner } from '@partner/db';
-import { keyInvalidationChannel, parseKeyInvalidation, type KeyInvalidation } from '@partner/auth';
+import { keyInvalidations, type KeyInvalidation } from '@partner/auth';
 import { InvalidatedCache, subscribeToInvalidations, type Logger, type RedisClient } from '@partner/kit';
 
 /**
@@ -51,8 +51,8 @@ export class KeyCache {
 export async function subscribeToKeyInvalidations(cache: KeyCache, subscriber: RedisClient, prefix: string, logger: Logger): Promise<void> {
   await subscribeToInvalidations(
     subscriber,
-    keyInvalidationChannel(prefix),
-    { parse: parseKeyInvalidation, apply: (message) => cache.invalidate(message), reset: () => cache.clear() },
+    { channel: keyInvalidations, prefix },
+    { apply: (message) => cache.invalidate(message), reset: () => cache.clear() },
     logger,
   );
 }
