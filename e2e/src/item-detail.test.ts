@@ -186,7 +186,10 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
     expectError(await post().send({ format: 'glb' }), 400, 'invalid_request');
     expectError(await post().send([1, 2]), 400, 'invalid_request');
     const bare = await stack.console.createItem(restaurant.id, { name: 'No model', priceCents: 100 });
+    const used = async () => (await stack.console.usage(restaurant.id)).apiRequests.used;
+    const before = await used();
     expectError(await request(stack.gatewayUrl).post(`/v1/partner/items/${bare.id}/asset-urls`).set(auth), 409, 'model_not_ready');
+    expect(await used()).toBe(before);
   });
 
   describe('Idempotency-Key', () => {

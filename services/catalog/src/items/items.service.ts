@@ -171,8 +171,10 @@ export async function refreshAssetUrls(
   itemId: string,
   formats: ('usdz' | 'glb')[] = ['usdz', 'glb'],
 ): Promise<TAssetUrls> {
-  const { item } = await requireItemAccess(deps, principal, itemId);
+  const { item, restaurant } = await requireItemAccess(deps, principal, itemId, { meter: false });
   const assets = signAssets(deps, item, formats);
+  // Refused before it is counted: a refresh that yields no URLs costs no quota.
   if (!assets) throw new AppError('model_not_ready', `This item has no ready 3D model (model status: ${item.model_status}).`);
+  await meterApiRequest(deps.usageMeter, principal, restaurant, deps.now());
   return { itemId: item.id, ...assets };
 }
