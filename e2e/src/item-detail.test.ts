@@ -260,6 +260,23 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
       expect(retry.body).toEqual(first.body);
     });
 
+    it('forgets a key after 24 hours: it may then carry a new request', async () => {
+      const { item, key, auth } = await itemWithModel();
+      const post = (formats: string[]) =>
+        request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'daily').send({ formats });
+      expect((await post(['glb'])).status).toBe(200);
+      expectError(await post(['usdz']), 409, 'idempotency_key_conflict');
+      await stack.db
+        .updateTable('idempotency_records')
+        .set({ created_at: new Date(Date.now() - 24 * 3600 * 1000 - 1000) })
+        .where('api_key_id', '=', key.id)
+        .execute();
+      const fresh = await post(['usdz']);
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+      expect(fresh.body.data.usdzUrl).toBeTruthy();
+    });
+
     it('does not keep a 429: once the quota allows it, a retry with the same key runs', async () => {
       const { restaurant, item, auth } = await itemWithModel();
       await stack.console.updateRestaurant(restaurant.id, { monthlyQuota: 0 });

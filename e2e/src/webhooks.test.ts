@@ -67,6 +67,21 @@ describe('webhook endpoints', () => {
     expect(res.body.error.param).toBe('url');
   });
 
+  it('creates one endpoint for retries with one Idempotency-Key, and answers them the same secret', async () => {
+    const { auth } = await restaurantWithKey(strict);
+    const body = { url: 'https://93.184.215.14/once', enabledEvents: ['item.updated'] };
+    const send = () => request(strict.gatewayUrl).post('/v1/partner/webhook-endpoints').set(auth).set('Idempotency-Key', 'create-once');
+    const [first, concurrent] = await Promise.all([send().send(body), send().send(body)]);
+    const later = await send().send(body);
+    expect(first.status).toBe(201);
+    expect(concurrent.body).toEqual(first.body);
+    expect(later.body).toEqual(first.body);
+    expect(later.headers['idempotent-replayed']).toBe('true');
+    const listed = await request(strict.gatewayUrl).get('/v1/partner/webhook-endpoints').set(auth);
+    expect(listed.body.data.map((endpoint: { id: string }) => endpoint.id)).toEqual([first.body.data.id]);
+    expectError(await send().send({ ...body, url: 'https://93.184.215.14/other' }), 409, 'idempotency_key_conflict');
+  });
+
   it('refuses unknown event types and fields', async () => {
     const { auth } = await restaurantWithKey(strict);
     expectError(await register(auth, { url: 'https://93.184.215.14/h', enabledEvents: ['item.eaten'] }, strict), 400, 'invalid_request');
