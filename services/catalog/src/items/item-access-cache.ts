@@ -19,7 +19,7 @@ export class ItemAccessCache {
     private readonly db: Executor,
     options: { ttlMs: number; maxEntries?: number; now?: () => number },
   ) {
-    this.cache = new InvalidatedCache({ ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 50_000, now: options.now });
+    this.cache = new InvalidatedCache({ ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 20_000, now: options.now });
   }
 
   find(owner: Owner, itemId: string): Promise<ItemAccess | undefined> {
