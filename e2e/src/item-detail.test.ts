@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAssetUrls, ZItemDetail, zData } from '@partner/contracts';
@@ -93,6 +94,7 @@ describe('GET /v1/partner/items/{id}', () => {
     expectError(await detail(auth), 403, 'subscription_inactive');
     await stack.console.updateRestaurant(restaurant.id, { subscriptionStatus: 'active' });
     expect((await detail(auth)).status).toBe(200);
+    expect((await detail(integrator.auth)).status).toBe(200);
 
     await stack.console.revokeGrant(grant.id);
     expectError(await detail(integrator.auth), 404, 'not_found');
@@ -266,11 +268,9 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
         request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'daily').send({ formats });
       expect((await post(['glb'])).status).toBe(200);
       expectError(await post(['usdz']), 409, 'idempotency_key_conflict');
-      await stack.db
-        .updateTable('idempotency_records')
-        .set({ created_at: new Date(Date.now() - 24 * 3600 * 1000 - 1000) })
-        .where('api_key_id', '=', key.id)
-        .execute();
+      await sql`update idempotency_records set created_at = now() - interval '24 hours 1 second' where api_key_id = ${key.id}`.execute(
+        stack.db,
+      );
       const fresh = await post(['usdz']);
       expect(fresh.status).toBe(200);
       expect(fresh.headers['idempotent-replayed']).toBeUndefined();

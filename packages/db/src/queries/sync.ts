@@ -20,22 +20,12 @@ export async function lockForItemWrite(tx: Executor, restaurantId: string): Prom
 }
 
 /**
- * For readers of a restaurant's state as of now (a sync window's end, the menu's version): inside
- * `tx`, wait for the item writes in flight to commit and keep new ones out until `tx` ends. The
- * statements that follow see every write stamped so far; a write that commits later stamps a later
- * time.
- */
-export async function awaitItemWritesInFlight(tx: Executor, restaurantId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${SYNC_LOCK_CLASS}, hashtext(${restaurantId}))`.execute(tx);
-}
-
-/**
  * For readers: the end of a new sync window. Every write stamped at or before it has committed. The
  * millisecond subtracted keeps a write that starts in the same millisecond out of this window.
  */
 export async function closeSyncWindow(db: Db, restaurantId: string): Promise<Date> {
   return db.transaction().execute(async (tx) => {
-    await awaitItemWritesInFlight(tx, restaurantId);
+    await sql`select pg_advisory_xact_lock(${SYNC_LOCK_CLASS}, hashtext(${restaurantId}))`.execute(tx);
     const { rows } = await sql<{
       end: Date;
     }>`select date_trunc('milliseconds', clock_timestamp()) - interval '1 millisecond' as end`.execute(tx);

@@ -125,12 +125,10 @@ export async function revokeGrantById(deps: ConsoleDeps, id: string) {
     if (row) await recordGrantEvent(tx, 'grant.revoked', row);
     return row;
   });
-  if (revoked) {
-    await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: revoked.restaurant_id });
-    return presentGrant(revoked);
-  }
-  const current = await findGrantById(deps.db, id);
+  const current = revoked ?? (await findGrantById(deps.db, id));
   if (!current) throw new AppError('not_found', 'No such grant.');
+  // Also when it was revoked already: a retry after a failed publish must still reach the replicas.
+  await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: current.restaurant_id });
   return presentGrant(current);
 }
 

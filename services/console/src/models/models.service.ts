@@ -62,7 +62,9 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
     keys = await Promise.all([store(glb, 'glb'), store(usdz, 'usdz'), store(thumbnail, thumbnailKind)]);
   } catch (err) {
     // The model must not stay `processing` for ever: it failed, and the owner can upload again.
-    await markFailed(deps, item, 'the files could not be stored');
+    await markFailed(deps, item, 'the files could not be stored').catch((failure: unknown) =>
+      deps.logger.error({ err: failure }, 'could not mark a model failed'),
+    );
     throw new AppError('service_unavailable', 'The model files could not be stored. Upload them again shortly.', { cause: err });
   }
   const [glbKey, usdzKey, thumbnailKey] = keys as [string, string, string];
