@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { keyPrincipal } from '@partner/auth';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type Db, type IdempotencyRecordRow } from '@partner/db';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  renewIdempotencyClaim,
+  type Db,
+  type IdempotencyRecordRow,
+} from '@partner/db';
 import { AppError } from '@partner/kit';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const WAIT = { intervalMs: 50, maxMs: 10_000 };
+/** Well inside the minute after which an execution's claim counts as abandoned (claimIdempotencyKey). */
+const RENEW_CLAIM_MS = 20_000;
 
 /** Answers larger than this are not stored: a retry with their key runs again. */
 const MAX_STORED_BYTES = 1024 * 1024;
@@ -107,7 +116,11 @@ export function idempotency(db: Db): RequestHandler {
 
     const key = { apiKeyId: claim.apiKeyId, idempotencyKey };
     const captured = captureBody(res);
+    const renewal = setInterval(() => {
+      renewIdempotencyClaim(db, key).catch((err: unknown) => req.log.warn({ err }, 'could not renew an idempotency claim'));
+    }, RENEW_CLAIM_MS);
     res.once('close', () => {
+      clearInterval(renewal);
       const body = res.writableFinished && !res.locals[NOT_REPLAYABLE] ? captured() : null;
       const status = res.statusCode;
       const settle =

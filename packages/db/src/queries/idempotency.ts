@@ -63,6 +63,20 @@ export async function completeIdempotencyKey(
     .execute();
 }
 
+/**
+ * A running execution keeps its claim fresh, so that a long one (a streamed concierge turn) is never
+ * taken over as abandoned while it still runs.
+ */
+export async function renewIdempotencyClaim(db: Executor, key: { apiKeyId: string; idempotencyKey: string }): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({ locked_at: sql<Date>`now()` })
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('idempotency_key', '=', key.idempotencyKey)
+    .where('state', '=', 'in_progress')
+    .execute();
+}
+
 /** A failed execution (5xx, crash) lets go of its key so that a retry runs again. */
 export async function releaseIdempotencyKey(db: Executor, key: { apiKeyId: string; idempotencyKey: string }): Promise<void> {
   await db
