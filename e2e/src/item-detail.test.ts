@@ -265,7 +265,11 @@ describe('POST /v1/partner/items/{id}/asset-urls', () => {
     it('forgets a key after 24 hours: it may then carry a new request', async () => {
       const { item, key, auth } = await itemWithModel();
       const post = (formats: string[]) =>
-        request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth).set('Idempotency-Key', 'daily').send({ formats });
+        request(stack.gatewayUrl)
+          .post(`/v1/partner/items/${item.id}/asset-urls`)
+          .set(auth)
+          .set('Idempotency-Key', 'daily')
+          .send({ formats });
       expect((await post(['glb'])).status).toBe(200);
       expectError(await post(['usdz']), 409, 'idempotency_key_conflict');
       await sql`update idempotency_records set created_at = now() - interval '24 hours 1 second' where api_key_id = ${key.id}`.execute(

@@ -5,7 +5,7 @@ import { lockForItemWrite, writeTimestamp } from '@partner/db';
 import { encodeCursor } from '@partner/platform';
 import { z } from 'zod';
 import { expectError } from './expect-error.js';
-import { grantAccess, integratorWithKey, restaurantWithKey, startStack, type Stack } from './stack.js';
+import { grantAccess, holdItemWrite, integratorWithKey, restaurantWithKey, startStack, type Stack } from './stack.js';
 
 const ZItemPage = zList(z.union([ZItem, ZTombstone]), ZItemListMeta);
 
@@ -96,23 +96,12 @@ describe('item listing', () => {
     const before = await listAll(auth, restaurant.id);
 
     // The writer takes the restaurant's sync lock and stamps its row, then holds the transaction open.
-    let commit: () => void = () => {};
-    const committed = new Promise<void>((resolve) => (commit = resolve));
-    let written: () => void = () => {};
-    const wrote = new Promise<void>((resolve) => (written = resolve));
-    const writer = stack.db.transaction().execute(async (tx) => {
-      await lockForItemWrite(tx, restaurant.id);
-      await tx.updateTable('items').set({ price_cents: 4242, updated_at: writeTimestamp() }).where('id', '=', items[0]!.id).execute();
-      written();
-      await committed;
-    });
-    await wrote;
+    const writer = await holdItemWrite(stack, restaurant.id, items[0]!.id, 4242);
 
     // A poll while the write is in flight: it waits for the writer rather than close a window over it.
     const poll = list(auth, restaurant.id, { updatedAfter: before.meta.syncWindowEnd }).then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    commit();
-    await writer;
+    await writer.commit();
     const during = ZItemPage.parse((await poll).body);
     const next = await listAll(auth, restaurant.id, { updatedAfter: during.meta.syncWindowEnd });
     const seen = [...during.data, ...next.data].filter((entry) => entry.id === items[0]!.id);

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZMenu, zData } from '@partner/contracts';
-import { lockForItemWrite, writeTimestamp } from '@partner/db';
 import { expectError } from './expect-error.js';
-import { restaurantWithKey, startStack, type Stack } from './stack.js';
+import { holdItemWrite, restaurantWithKey, startStack, type Stack } from './stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -67,24 +66,13 @@ describe('GET /v1/partner/restaurants/{id}/menu', () => {
     const bread = await stack.console.createItem(restaurant.id, { name: 'Bread', priceCents: 300 });
 
     // Writer B stamps Soup and holds its transaction open, as a slow console write would.
-    let commit: () => void = () => {};
-    const committed = new Promise<void>((resolve) => (commit = resolve));
-    let written: () => void = () => {};
-    const wrote = new Promise<void>((resolve) => (written = resolve));
-    const slowWriter = stack.db.transaction().execute(async (tx) => {
-      await lockForItemWrite(tx, restaurant.id);
-      await tx.updateTable('items').set({ price_cents: 650, updated_at: writeTimestamp() }).where('id', '=', soup.id).execute();
-      written();
-      await committed;
-    });
-    await wrote;
+    const slowWriter = await holdItemWrite(stack, restaurant.id, soup.id, 650);
     // Writer A stamps Bread later and commits first.
     await stack.console.updateItem(bread.id, { priceCents: 350 });
 
     // A client reads the menu now, with Bread's change and without Soup's.
     const first = await menuOf(auth, restaurant.id);
-    commit();
-    await slowWriter;
+    await slowWriter.commit();
     const soupPrice = (res: { body: unknown }) =>
       zData(ZMenu)
         .parse(res.body)

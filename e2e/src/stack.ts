@@ -7,7 +7,7 @@ import { loadCatalogConfig, startCatalog } from '@partner/catalog';
 import { loadConciergeConfig, startConcierge } from '@partner/concierge';
 import { loadConsoleConfig, startConsole } from '@partner/console';
 import { ConsoleClient } from '@partner/console/client';
-import type { Db } from '@partner/db';
+import { lockForItemWrite, writeTimestamp, type Db } from '@partner/db';
 import { useTestDatabase } from '@partner/db/testing';
 import { loadGatewayConfig, startGateway } from '@partner/gateway';
 import { connectRedis, type RedisClient } from '@partner/kit';
@@ -179,6 +179,30 @@ export async function integratorWithKey(stack: Stack, key: { scopes?: string[] }
 export async function grantAccess(stack: Stack, integratorOrgId: string, restaurantId: string) {
   const link = await stack.console.createConnectLink(integratorOrgId);
   return stack.console.approveConnectLink(link.token, restaurantId);
+}
+
+/**
+ * An item write as console makes it (the restaurant's sync lock held, the row stamped from the database
+ * clock), left uncommitted until `commit()`: a slow writer, for tests of what readers see meanwhile.
+ */
+export async function holdItemWrite(stack: Stack, restaurantId: string, itemId: string, priceCents: number) {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let written: () => void = () => {};
+  const wrote = new Promise<void>((resolve) => (written = resolve));
+  const transaction = stack.db.transaction().execute(async (tx) => {
+    await lockForItemWrite(tx, restaurantId);
+    await tx.updateTable('items').set({ price_cents: priceCents, updated_at: writeTimestamp() }).where('id', '=', itemId).execute();
+    written();
+    await released;
+  });
+  await wrote;
+  return {
+    commit: async () => {
+      release();
+      await transaction;
+    },
+  };
 }
 
 /** Rate-limit windows are Redis's clock minutes: start a counting test with a few seconds to spare. */

@@ -95,20 +95,21 @@ export class InvalidationChannel<F extends string> {
 }
 
 /**
- * Applies the messages of one pub/sub channel to in-process caches. A (re)connected subscriber calls
- * `reset` first: messages published while it was away are lost, so nothing cached before may be kept.
+ * Applies the messages of one pub/sub channel to an in-process cache. A (re)connected subscriber
+ * clears the cache first: messages published while it was away are lost, so nothing cached before
+ * may be kept.
  */
 export async function subscribeToInvalidations<F extends string>(
   subscriber: RedisClient,
   channel: { channel: InvalidationChannel<F>; prefix: string },
-  handlers: { apply: (message: InvalidationMessage<F>) => void; reset: () => void },
+  cache: { invalidate(message: InvalidationMessage<F>): void; clear(): void },
   logger: Logger,
 ): Promise<void> {
   const name = channel.channel.name(channel.prefix);
-  subscriber.on('ready', handlers.reset);
+  subscriber.on('ready', () => cache.clear());
   await subscriber.subscribe(name, (raw) => {
     const message = channel.channel.parse(raw);
-    if (message) handlers.apply(message);
+    if (message) cache.invalidate(message);
     else logger.warn({ channel: name }, 'ignored a malformed invalidation message');
   });
 }

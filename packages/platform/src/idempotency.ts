@@ -62,7 +62,6 @@ function captureBody(res: Response): () => Buffer | null {
   return () => (tooLarge ? null : Buffer.concat(chunks));
 }
 
-
 function replay(res: Response, record: IdempotencyRecordRow): void {
   res.status(record.response_status ?? 200);
   if (record.response_content_type) res.setHeader('Content-Type', record.response_content_type);

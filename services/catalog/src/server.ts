@@ -1,9 +1,16 @@
-import { connectRedis } from '@partner/kit';
-import { AssetSigner, createServiceDeps, LocalDirectoryStorage, startWith, type StartedService } from '@partner/platform';
+import { connectRedis, subscribeToInvalidations } from '@partner/kit';
+import {
+  accessInvalidations,
+  AssetSigner,
+  createServiceDeps,
+  LocalDirectoryStorage,
+  startWith,
+  type StartedService,
+} from '@partner/platform';
 import { createApp } from './app.js';
 import type { CatalogConfig } from './config.js';
 import { startHousekeeping } from './items/housekeeping.js';
-import { ItemAccessCache, subscribeToAccessInvalidations } from './items/item-access-cache.js';
+import { ItemAccessCache } from './items/item-access-cache.js';
 
 export async function startCatalog(config: CatalogConfig): Promise<StartedService> {
   // The catalog writes only usage counters and idempotency records: commits need not wait for the disk
@@ -11,7 +18,7 @@ export async function startCatalog(config: CatalogConfig): Promise<StartedServic
   const { deps, close } = await createServiceDeps('catalog', config, { synchronousCommit: false });
   const itemAccess = new ItemAccessCache(deps.db, { ttlMs: config.accessCacheTtlMs });
   const subscriber = await connectRedis(config.redisUrl, (err) => deps.logger.error({ err }, 'redis subscriber error'));
-  await subscribeToAccessInvalidations(itemAccess, subscriber, config.redisPrefix, deps.logger);
+  await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
   const app = createApp({
     ...deps,
     internalPublicKey: config.internalPublicKey,

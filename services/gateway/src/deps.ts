@@ -1,7 +1,7 @@
-import { InternalTokenSigner } from '@partner/auth';
+import { InternalTokenSigner, keyInvalidations } from '@partner/auth';
 import { createDb } from '@partner/db';
-import { connectRedis, createLogger } from '@partner/kit';
-import { KeyCache, subscribeToKeyInvalidations } from './auth/key-cache.js';
+import { connectRedis, createLogger, subscribeToInvalidations } from '@partner/kit';
+import { KeyCache } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { embedScriptsDir } from './embed-scripts.js';
@@ -20,7 +20,7 @@ export async function createDeps(config: GatewayConfig): Promise<{ deps: Gateway
   const redis = await connectRedis(config.redisUrl, onRedisError);
   const subscriber = await connectRedis(config.redisUrl, onRedisError);
   const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
-  await subscribeToKeyInvalidations(keyCache, subscriber, config.redisPrefix, logger);
+  await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);
   const proxy = new ServiceProxy(config.services);
   const deps: GatewayDeps = {
     logger,

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertItem, insertRestaurant, updateRestaurant, type Db } from '@partner/db';
 import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
-import { connectRedis, createLogger, type RedisClient } from '@partner/kit';
+import { connectRedis, createLogger, subscribeToInvalidations, type RedisClient } from '@partner/kit';
 import { accessInvalidations } from '@partner/platform';
-import { ItemAccessCache, subscribeToAccessInvalidations } from './item-access-cache.js';
+import { ItemAccessCache } from './item-access-cache.js';
 
 let database: TestDatabase;
 let publisher: RedisClient;
@@ -95,7 +95,12 @@ describe('ItemAccessCache', () => {
 
   it('drops an item, or a whole restaurant, when console publishes an invalidation', async () => {
     const cache = new ItemAccessCache(database.db, { ttlMs: 60_000 });
-    await subscribeToAccessInvalidations(cache, subscriber, prefix, createLogger({ service: 'test', level: 'silent' }));
+    await subscribeToInvalidations(
+      subscriber,
+      { channel: accessInvalidations, prefix },
+      cache,
+      createLogger({ service: 'test', level: 'silent' }),
+    );
     const first = await seedItem('c');
     expect((await cache.find(first.owner, first.item.id))?.restaurant.subscription_status).toBe('active');
 

@@ -1,6 +1,6 @@
 import { findLiveItemForOwner, type Executor, type Owner } from '@partner/db';
-import { InvalidatedCache, subscribeToInvalidations, type Logger, type RedisClient } from '@partner/kit';
-import { accessInvalidations, type AccessInvalidation } from '@partner/platform';
+import { InvalidatedCache } from '@partner/kit';
+import type { AccessInvalidation } from '@partner/platform';
 
 export type ItemAccess = NonNullable<Awaited<ReturnType<typeof findLiveItemForOwner>>>;
 
@@ -35,18 +35,4 @@ export class ItemAccessCache {
   clear(): void {
     this.cache.clear();
   }
-}
-
-export async function subscribeToAccessInvalidations(
-  cache: ItemAccessCache,
-  subscriber: RedisClient,
-  prefix: string,
-  logger: Logger,
-): Promise<void> {
-  await subscribeToInvalidations(
-    subscriber,
-    { channel: accessInvalidations, prefix },
-    { apply: (message) => cache.invalidate(message), reset: () => cache.clear() },
-    logger,
-  );
 }

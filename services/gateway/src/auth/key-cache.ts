@@ -1,6 +1,6 @@
 import { findKeyWithOwnerByHash, type Db, type KeyWithOwner } from '@partner/db';
-import { keyInvalidations, type KeyInvalidation } from '@partner/auth';
-import { InvalidatedCache, subscribeToInvalidations, type Logger, type RedisClient } from '@partner/kit';
+import type { KeyInvalidation } from '@partner/auth';
+import { InvalidatedCache } from '@partner/kit';
 
 /**
  * Unknown keys are remembered briefly, apart from known ones (so a flood of made-up keys can neither
@@ -45,14 +45,4 @@ export class KeyCache {
     if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
     this.unknown.set(hash, this.now());
   }
-}
-
-/** Wires a cache to console's key invalidations. */
-export async function subscribeToKeyInvalidations(cache: KeyCache, subscriber: RedisClient, prefix: string, logger: Logger): Promise<void> {
-  await subscribeToInvalidations(
-    subscriber,
-    { channel: keyInvalidations, prefix },
-    { apply: (message) => cache.invalidate(message), reset: () => cache.clear() },
-    logger,
-  );
 }
