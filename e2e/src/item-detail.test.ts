@@ -47,6 +47,40 @@ describe('GET /v1/partner/items/{id}', () => {
     expect(res.body.data).toMatchObject({ model: { status: 'none', updatedAt: null }, assets: null });
   });
 
+  it.each(['processing', 'failed'] as const)('shows a %s model without assets, and refuses fresh asset URLs for it', async (status) => {
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    const item = await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 700 });
+    // The state an upload leaves while it runs, or after it failed, set directly on a never-read item.
+    const changedAt = new Date('2026-11-01T12:00:00.000Z');
+    await stack.db.updateTable('items').set({ model_status: status, model_updated_at: changedAt }).where('id', '=', item.id).execute();
+    const res = await request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth);
+    expect(res.body.data).toMatchObject({ model: { status, updatedAt: changedAt.toISOString() }, assets: null });
+    const refresh = await request(stack.gatewayUrl).post(`/v1/partner/items/${item.id}/asset-urls`).set(auth);
+    expectError(refresh, 409, 'model_not_ready');
+    expect(refresh.body.error.message).toContain(status);
+  });
+
+  it.each([
+    // A 1×1 JFIF JPEG and a 1×1 lossless WebP.
+    [
+      'jpg',
+      'image/jpeg',
+      '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    ],
+    ['webp', 'image/webp', 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA=='],
+  ])('serves a .%s thumbnail as %s', async (extension, contentType, base64) => {
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    const item = await stack.console.createItem(restaurant.id, { name: 'Tart', priceCents: 800 });
+    const thumbnail = Buffer.from(base64, 'base64');
+    await stack.console.uploadModel(item.id, { ...files, thumbnail });
+    const detail = await request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth);
+    expect(detail.body.data.assets.thumbnailUrl).toMatch(new RegExp(`/thumbnail\\.${extension}$`));
+    const file = await request(stack.gatewayUrl).get(pathOf(detail.body.data.assets.thumbnailUrl)).buffer(true);
+    expect(file.status).toBe(200);
+    expect(file.headers['content-type']).toBe(contentType);
+    expect(Buffer.compare(file.body as Buffer, thumbnail)).toBe(0);
+  });
+
   it('answers a missing item and an unreachable one with the same 404', async () => {
     const { item } = await itemWithModel();
     const stranger = await restaurantWithKey(stack);

@@ -1,4 +1,5 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEvent } from '@partner/contracts';
@@ -105,6 +106,50 @@ describe('model upload', () => {
     expect(failed.model_status).toBe('failed');
     expect((await eventsOf(restaurant.id)).map((e) => e.type)).toEqual(['item.created', 'model.failed']);
     expect((await upload(item.id, files)).body.data.model.status).toBe('ready');
+  });
+  it('lets the upload that started last decide when two uploads of one model overlap', async () => {
+    const { restaurant, item } = await newItem();
+    const brokenGlb = Buffer.from('not a glb at all');
+    // The item's row held locked: both uploads queue at their `processing` write, first the valid one,
+    // then the broken one. Released, the valid upload is processed first but the broken one started last.
+    const waitingOnItem = async () =>
+      Number(
+        (
+          await sql<{ waiting: string }>`
+            select count(*) as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update "items"%'
+          `.execute(stack.db)
+        ).rows[0]!.waiting,
+      );
+    const until = async (waiting: number) => {
+      for (let i = 0; (await waitingOnItem()) !== waiting; i++) {
+        if (i === 400) throw new Error(`never saw ${waiting} uploads waiting on the item`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = stack.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('items').select('id').where('id', '=', item.id).forUpdate().execute();
+      await released;
+    });
+    // supertest sends a request once it is awaited or then()'d.
+    const valid = upload(item.id, files).then((res) => res);
+    await until(1);
+    const broken = upload(item.id, { ...files, glb: brokenGlb }).then((res) => res);
+    await until(2);
+    release();
+    await held;
+
+    expectError(await broken, 422, 'model_invalid');
+    expectError(await valid, 409, 'conflict');
+    const row = await stack.db
+      .selectFrom('items')
+      .select(['model_status', 'model_glb_key'])
+      .where('id', '=', item.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ model_status: 'failed', model_glb_key: null });
+    expect((await eventsOf(restaurant.id)).map((e) => e.type)).toEqual(['item.created', 'model.failed']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -28,8 +28,14 @@ export class LocalDirectoryStorage implements AssetStorage {
     await mkdir(this.root, { recursive: true });
     // Write then rename: a reader never sees half a file.
     const temporary = `${this.path(key)}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, this.path(key));
+    try {
+      await writeFile(temporary, data);
+      await rename(temporary, this.path(key));
+    } catch (err) {
+      // A full or failing volume must not collect half-written files.
+      await rm(temporary, { force: true }).catch(() => {}); // the write's error is the one to report
+      throw err;
+    }
   }
 
   async size(key: string): Promise<number | null> {

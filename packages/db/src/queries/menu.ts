@@ -43,6 +43,27 @@ export async function updateLiveItem(tx: Executor, id: string, changes: Omit<Ite
     .executeTakeFirst();
 }
 
+/**
+ * The outcome (ready or failed) of the model upload that set `processing` at `attemptStartedAt`; written
+ * only while that upload is still the latest one, so a slow upload never overwrites a newer one's state.
+ */
+export async function settleModelUpload(
+  tx: Executor,
+  id: string,
+  attemptStartedAt: Date,
+  changes: Omit<ItemUpdate, 'updated_at' | 'model_status' | 'model_updated_at'> & { model_status: 'ready' | 'failed' },
+): Promise<ItemRow | undefined> {
+  return tx
+    .updateTable('items')
+    .set({ ...changes, model_updated_at: new Date(), updated_at: writeTimestamp() })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .where('model_status', '=', 'processing')
+    .where('model_updated_at', '=', attemptStartedAt)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function markItemDeleted(tx: Executor, id: string): Promise<ItemRow | undefined> {
   return tx
     .updateTable('items')

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { findLiveItemById, findRestaurantById, insertOutboxEvent, presentItem, updateLiveItem, type ItemRow } from '@partner/db';
+import {
+  findLiveItemById,
+  findRestaurantById,
+  insertOutboxEvent,
+  presentItem,
+  settleModelUpload,
+  updateLiveItem,
+  type ItemRow,
+} from '@partner/db';
 import { AppError, newId } from '@partner/kit';
 import { assetStorageKey, type AssetKind } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
@@ -8,27 +16,55 @@ import { checkGlb, checkThumbnail, checkUsdz } from './model-checks.js';
 
 export const MODEL_FILES = ['glb', 'usdz', 'thumbnail'] as const;
 
-async function markFailed(deps: ConsoleDeps, item: ItemRow, reason: string): Promise<void> {
-  await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
-    const failed = await updateLiveItem(tx, item.id, {
-      model_status: 'failed',
-      model_failure_reason: reason,
-      model_updated_at: new Date(),
-    });
-    if (!failed) return;
-    await insertOutboxEvent(tx, {
-      id: newId('evt'),
-      type: 'model.failed',
-      restaurantId: failed.restaurant_id,
-      data: { itemId: failed.id, restaurantId: failed.restaurant_id, itemSlug: failed.slug, itemName: failed.name, reason },
-    });
+type UploadOutcome = { status: 'ready'; keys: { glb: string; usdz: string; thumbnail: string } } | { status: 'failed'; reason: string };
+
+/**
+ * Writes an upload's outcome and its event (`model.ready` or `model.failed`) if the upload is still the
+ * item's latest. When a newer upload started meanwhile, that one decides the model and this outcome is
+ * dropped (null), as it is when the item was deleted.
+ */
+function settle(deps: ConsoleDeps, item: ItemRow, attemptStartedAt: Date, outcome: UploadOutcome): Promise<ItemRow | null> {
+  return writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
+    const settled = await settleModelUpload(
+      tx,
+      item.id,
+      attemptStartedAt,
+      outcome.status === 'ready'
+        ? {
+            model_status: 'ready',
+            model_failure_reason: null,
+            model_glb_key: outcome.keys.glb,
+            model_usdz_key: outcome.keys.usdz,
+            model_thumbnail_key: outcome.keys.thumbnail,
+          }
+        : { model_status: 'failed', model_failure_reason: outcome.reason },
+    );
+    if (!settled) return null;
+    if (outcome.status === 'ready') await recordItemEvent(tx, 'model.ready', settled);
+    else {
+      await insertOutboxEvent(tx, {
+        id: newId('evt'),
+        type: 'model.failed',
+        restaurantId: settled.restaurant_id,
+        data: {
+          itemId: settled.id,
+          restaurantId: settled.restaurant_id,
+          itemSlug: settled.slug,
+          itemName: settled.name,
+          reason: outcome.reason,
+        },
+      });
+    }
+    return settled;
   });
 }
 
 /**
  * An uploaded model goes processing → ready (files checked, stored under content-addressed keys,
  * `model.ready`) or → failed (`model.failed` with the reason, answered as 422 model_invalid). Files of
- * a failed upload are not kept; the previous ready model's files stay where their URLs point.
+ * a failed upload are not kept; the previous ready model's files stay where their URLs point. Uploads
+ * of one item may overlap: the one that started last decides, and an earlier one still running when it
+ * started answers 409 conflict instead of overwriting it.
  */
 export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<string, Buffer>) {
   const item = await findLiveItemById(deps.db, itemId);
@@ -39,15 +75,17 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
       param: missing[0],
     });
   }
-  await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, (tx) =>
-    updateLiveItem(tx, item.id, { model_status: 'processing', model_failure_reason: null, model_updated_at: new Date() }),
+  const attemptStartedAt = new Date();
+  const processing = await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, (tx) =>
+    updateLiveItem(tx, item.id, { model_status: 'processing', model_failure_reason: null, model_updated_at: attemptStartedAt }),
   );
+  if (!processing) throw new AppError('not_found', 'No such item.');
 
   const [glb, usdz, thumbnail] = MODEL_FILES.map((name) => files.get(name)!) as [Buffer, Buffer, Buffer];
   const [glbCheck, usdzCheck, thumbnailCheck] = await Promise.all([checkGlb(glb), checkUsdz(usdz), checkThumbnail(thumbnail)]);
   const failure = [glbCheck, usdzCheck, thumbnailCheck].find((check) => !check.ok);
   if (failure && !failure.ok) {
-    await markFailed(deps, item, failure.reason);
+    await settle(deps, item, attemptStartedAt, { status: 'failed', reason: failure.reason });
     throw new AppError('model_invalid', `The model was refused: ${failure.reason}.`);
   }
 
@@ -62,25 +100,23 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
     keys = await Promise.all([store(glb, 'glb'), store(usdz, 'usdz'), store(thumbnail, thumbnailKind)]);
   } catch (err) {
     // The model must not stay `processing` for ever: it failed, and the owner can upload again.
-    await markFailed(deps, item, 'the files could not be stored').catch((failure: unknown) =>
+    await settle(deps, item, attemptStartedAt, { status: 'failed', reason: 'the files could not be stored' }).catch((failure: unknown) =>
       deps.logger.error({ err: failure }, 'could not mark a model failed'),
     );
     throw new AppError('service_unavailable', 'The model files could not be stored. Upload them again shortly.', { cause: err });
   }
   const [glbKey, usdzKey, thumbnailKey] = keys as [string, string, string];
-  const ready = await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
-    const updated = await updateLiveItem(tx, item.id, {
-      model_status: 'ready',
-      model_failure_reason: null,
-      model_glb_key: glbKey,
-      model_usdz_key: usdzKey,
-      model_thumbnail_key: thumbnailKey,
-      model_updated_at: new Date(),
-    });
-    if (!updated) throw new AppError('not_found', 'No such item.');
-    await recordItemEvent(tx, 'model.ready', updated);
-    return updated;
+  const ready = await settle(deps, item, attemptStartedAt, {
+    status: 'ready',
+    keys: { glb: glbKey, usdz: usdzKey, thumbnail: thumbnailKey },
   });
+  if (!ready) {
+    if (!(await findLiveItemById(deps.db, item.id))) throw new AppError('not_found', 'No such item.');
+    throw new AppError(
+      'conflict',
+      'A newer upload of this model started while this one was processed; the newer upload decides the model.',
+    );
+  }
   const restaurant = await findRestaurantById(deps.db, ready.restaurant_id);
   return presentItem(ready, restaurant?.currency ?? 'USD');
 }
