@@ -137,6 +137,18 @@ describe('GET /v1/partner/items/{id}', () => {
     expectError(await detail(auth), 404, 'not_found');
   });
 
+  it('drops a cached item when a delete is retried after its invalidation was lost', async () => {
+    const { item, auth } = await itemWithModel();
+    const detail = () => request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth);
+    expect((await detail()).status).toBe(200);
+    // A delete that committed but never told the catalog (console lost Redis right after the commit).
+    await stack.db.updateTable('items').set({ deleted_at: new Date(), updated_at: new Date() }).where('id', '=', item.id).execute();
+    expect((await detail()).status).toBe(200);
+    // The caller saw the delete fail and retries it.
+    await expect(stack.console.deleteItem(item.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    expectError(await detail(), 404, 'not_found');
+  });
+
   it('an integrator whose grant lacks assets:read gets 403 forbidden_scope', async () => {
     const { restaurant, item } = await itemWithModel();
     const integrator = await integratorWithKey(stack);

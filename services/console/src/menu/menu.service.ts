@@ -153,7 +153,12 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
 /** Deleting leaves a tombstone that incremental sync reports; the item is gone from everything else. */
 export async function deleteItem(deps: ConsoleDeps, itemId: string): Promise<{ id: string; deleted: true }> {
   const existing = await findLiveItemById(deps.db, itemId);
-  if (!existing) throw new AppError('not_found', 'No such item.');
+  if (!existing) {
+    // The retry of a delete that committed but whose invalidation never went out lands here: send it now,
+    // or catalog replicas would serve the deleted item from their caches until the entries expire.
+    await accessInvalidations.publish(deps.redis, deps.redisPrefix, { itemId });
+    throw new AppError('not_found', 'No such item.');
+  }
   const row = await writeItemChange(deps, { restaurantId: existing.restaurant_id, itemId }, async (tx) => {
     const deleted = await markItemDeleted(tx, itemId);
     if (!deleted) throw new AppError('not_found', 'No such item.');
