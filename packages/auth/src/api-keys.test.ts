@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentFromPrefix, generateApiKey, hashApiKey, parseApiKey } from './api-keys.js';
+import { derivePublishableKey, environmentFromPrefix, generateApiKey, hashApiKey, parseApiKey } from './api-keys.js';
 
 describe('API keys', () => {
   it.each([
@@ -45,5 +45,12 @@ describe('API keys', () => {
 
   it('hashes with SHA-256 (fixed vector)', () => {
     expect(hashApiKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('keeps the checksum of keys already issued (fixed vector)', () => {
+    const key = 'svc_pk_live_2C4EAlkQhIXzAuzZ7JW09PLeCyKPHlZS0jKTvb';
+    expect(derivePublishableKey('s', 'label', 'live').value).toBe(key);
+    expect(parseApiKey(key)).toEqual({ type: 'publishable', environment: 'live' });
+    expect(parseApiKey(`${key.slice(0, -1)}c`)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { TEnvironment, TKeyType } from '@partner/contracts';
 import { randomBase62 } from '@partner/kit';
 
@@ -10,18 +11,6 @@ const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^svc_(sk|pk)_(live|test)_([0-9A-Za-z]{38})$/;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < text.length; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 function checksum(text: string): string {
   let value = crc32(text);
