@@ -107,11 +107,14 @@ describe('model upload', () => {
     expect((await eventsOf(restaurant.id)).map((e) => e.type)).toEqual(['item.created', 'model.failed']);
     expect((await upload(item.id, files)).body.data.model.status).toBe('ready');
   });
-  it('lets the upload that started last decide when two uploads of one model overlap', async () => {
-    const { restaurant, item } = await newItem();
-    const brokenGlb = Buffer.from('not a glb at all');
-    // The item's row held locked: both uploads queue at their `processing` write, first the valid one,
-    // then the broken one. Released, the valid upload is processed first but the broken one started last.
+  type ModelParts = Parameters<typeof upload>[1];
+
+  /**
+   * Two uploads of one item that overlap: the item's row is held locked, so both queue at their
+   * `processing` write, `first` then `second`; once released, `first` is processed while `second` has
+   * already started after it.
+   */
+  async function overlappingUploads(itemId: string, first: ModelParts, second: ModelParts) {
     const waitingOnItem = async () =>
       Number(
         (
@@ -130,26 +133,42 @@ describe('model upload', () => {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     const held = stack.db.transaction().execute(async (tx) => {
-      await tx.selectFrom('items').select('id').where('id', '=', item.id).forUpdate().execute();
+      await tx.selectFrom('items').select('id').where('id', '=', itemId).forUpdate().execute();
       await released;
     });
-    // supertest sends a request once it is awaited or then()'d.
-    const valid = upload(item.id, files).then((res) => res);
-    await until(1);
-    const broken = upload(item.id, { ...files, glb: brokenGlb }).then((res) => res);
-    await until(2);
-    release();
-    await held;
+    try {
+      // supertest sends a request once it is awaited or then()'d.
+      const firstAnswer = upload(itemId, first).then((res) => res);
+      await until(1);
+      const secondAnswer = upload(itemId, second).then((res) => res);
+      await until(2);
+      release();
+      return await Promise.all([firstAnswer, secondAnswer]);
+    } finally {
+      release();
+      await held;
+    }
+  }
 
-    expectError(await broken, 422, 'model_invalid');
-    expectError(await valid, 409, 'conflict');
-    const row = await stack.db
-      .selectFrom('items')
-      .select(['model_status', 'model_glb_key'])
-      .where('id', '=', item.id)
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({ model_status: 'failed', model_glb_key: null });
+  const modelOf = (itemId: string) =>
+    stack.db.selectFrom('items').select(['model_status', 'model_glb_key']).where('id', '=', itemId).executeTakeFirstOrThrow();
+
+  it('lets a later upload that fails win over an earlier one still running (409 for the earlier)', async () => {
+    const { restaurant, item } = await newItem();
+    const [valid, broken] = await overlappingUploads(item.id, files, { ...files, glb: Buffer.from('not a glb at all') });
+    expectError(broken, 422, 'model_invalid');
+    expectError(valid, 409, 'conflict');
+    expect(await modelOf(item.id)).toEqual({ model_status: 'failed', model_glb_key: null });
     expect((await eventsOf(restaurant.id)).map((e) => e.type)).toEqual(['item.created', 'model.failed']);
+  });
+
+  it('lets a later upload that succeeds win over an earlier broken one, which changes nothing', async () => {
+    const { restaurant, item } = await newItem();
+    const [broken, valid] = await overlappingUploads(item.id, { ...files, glb: Buffer.from('not a glb at all') }, files);
+    expectError(broken, 422, 'model_invalid');
+    expect(valid.status).toBe(200);
+    expect(await modelOf(item.id)).toMatchObject({ model_status: 'ready', model_glb_key: expect.stringMatching(/\.glb$/) });
+    expect((await eventsOf(restaurant.id)).map((e) => e.type)).toEqual(['item.created', 'model.ready']);
   });
 });
 

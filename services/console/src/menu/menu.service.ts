@@ -156,7 +156,9 @@ export async function deleteItem(deps: ConsoleDeps, itemId: string): Promise<{ i
   if (!existing) {
     // The retry of a delete that committed but whose invalidation never went out lands here: send it now,
     // or catalog replicas would serve the deleted item from their caches until the entries expire.
-    await accessInvalidations.publish(deps.redis, deps.redisPrefix, { itemId });
+    await accessInvalidations
+      .publish(deps.redis, deps.redisPrefix, { itemId })
+      .catch((err: unknown) => deps.logger.warn({ err }, 'could not resend the invalidation of a deleted item'));
     throw new AppError('not_found', 'No such item.');
   }
   const row = await writeItemChange(deps, { restaurantId: existing.restaurant_id, itemId }, async (tx) => {

@@ -5,7 +5,7 @@ import {
   insertOutboxEvent,
   presentItem,
   settleModelUpload,
-  updateLiveItem,
+  startModelUpload,
   type ItemRow,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
@@ -23,12 +23,12 @@ type UploadOutcome = { status: 'ready'; keys: { glb: string; usdz: string; thumb
  * item's latest. When a newer upload started meanwhile, that one decides the model and this outcome is
  * dropped (null), as it is when the item was deleted.
  */
-function settle(deps: ConsoleDeps, item: ItemRow, attemptStartedAt: Date, outcome: UploadOutcome): Promise<ItemRow | null> {
+function settle(deps: ConsoleDeps, item: ItemRow, attempt: Date, outcome: UploadOutcome): Promise<ItemRow | null> {
   return writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, async (tx) => {
     const settled = await settleModelUpload(
       tx,
       item.id,
-      attemptStartedAt,
+      attempt,
       outcome.status === 'ready'
         ? {
             model_status: 'ready',
@@ -75,48 +75,52 @@ export async function uploadModel(deps: ConsoleDeps, itemId: string, files: Map<
       param: missing[0],
     });
   }
-  const attemptStartedAt = new Date();
-  const processing = await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, (tx) =>
-    updateLiveItem(tx, item.id, { model_status: 'processing', model_failure_reason: null, model_updated_at: attemptStartedAt }),
-  );
-  if (!processing) throw new AppError('not_found', 'No such item.');
+  const started = await writeItemChange(deps, { restaurantId: item.restaurant_id, itemId: item.id }, (tx) => startModelUpload(tx, item.id));
+  if (!started) throw new AppError('not_found', 'No such item.');
+  const attempt = started.model_updated_at!;
 
-  const [glb, usdz, thumbnail] = MODEL_FILES.map((name) => files.get(name)!) as [Buffer, Buffer, Buffer];
-  const [glbCheck, usdzCheck, thumbnailCheck] = await Promise.all([checkGlb(glb), checkUsdz(usdz), checkThumbnail(thumbnail)]);
-  const failure = [glbCheck, usdzCheck, thumbnailCheck].find((check) => !check.ok);
-  if (failure && !failure.ok) {
-    await settle(deps, item, attemptStartedAt, { status: 'failed', reason: failure.reason });
-    throw new AppError('model_invalid', `The model was refused: ${failure.reason}.`);
-  }
-
-  const store = async (data: Buffer, kind: AssetKind) => {
-    const key = assetStorageKey(createHash('sha256').update(data).digest('hex'), kind);
-    await deps.storage.put(key, data);
-    return key;
-  };
-  const thumbnailKind = thumbnailCheck.ok ? thumbnailCheck.kind : 'png';
-  let keys: string[];
+  // Whatever stops this upload after `processing` settles it as failed, so a model never stays
+  // `processing`; settling is a no-op once a newer upload has taken over or this one is ready.
+  let failureReason = 'the files could not be checked';
   try {
-    keys = await Promise.all([store(glb, 'glb'), store(usdz, 'usdz'), store(thumbnail, thumbnailKind)]);
+    const [glb, usdz, thumbnail] = MODEL_FILES.map((name) => files.get(name)!) as [Buffer, Buffer, Buffer];
+    const [glbCheck, usdzCheck, thumbnailCheck] = await Promise.all([checkGlb(glb), checkUsdz(usdz), checkThumbnail(thumbnail)]);
+    const failure = [glbCheck, usdzCheck, thumbnailCheck].find((check) => !check.ok);
+    if (failure && !failure.ok) {
+      failureReason = failure.reason;
+      throw new AppError('model_invalid', `The model was refused: ${failure.reason}.`);
+    }
+
+    failureReason = 'the files could not be stored';
+    const store = async (data: Buffer, kind: AssetKind) => {
+      const key = assetStorageKey(createHash('sha256').update(data).digest('hex'), kind);
+      await deps.storage.put(key, data);
+      return key;
+    };
+    const thumbnailKind = thumbnailCheck.ok ? thumbnailCheck.kind : 'png';
+    const [glbKey, usdzKey, thumbnailKey] = await Promise.all([
+      store(glb, 'glb'),
+      store(usdz, 'usdz'),
+      store(thumbnail, thumbnailKind),
+    ]).catch((err: unknown) => {
+      throw new AppError('service_unavailable', 'The model files could not be stored. Upload them again shortly.', { cause: err });
+    });
+
+    failureReason = 'the model could not be saved';
+    const ready = await settle(deps, item, attempt, { status: 'ready', keys: { glb: glbKey, usdz: usdzKey, thumbnail: thumbnailKey } });
+    if (!ready) {
+      if (!(await findLiveItemById(deps.db, item.id))) throw new AppError('not_found', 'No such item.');
+      throw new AppError(
+        'conflict',
+        'A newer upload of this model started while this one was processed; the newer upload decides the model.',
+      );
+    }
+    const restaurant = await findRestaurantById(deps.db, ready.restaurant_id);
+    return presentItem(ready, restaurant?.currency ?? 'USD');
   } catch (err) {
-    // The model must not stay `processing` for ever: it failed, and the owner can upload again.
-    await settle(deps, item, attemptStartedAt, { status: 'failed', reason: 'the files could not be stored' }).catch((failure: unknown) =>
+    await settle(deps, item, attempt, { status: 'failed', reason: failureReason }).catch((failure: unknown) =>
       deps.logger.error({ err: failure }, 'could not mark a model failed'),
     );
-    throw new AppError('service_unavailable', 'The model files could not be stored. Upload them again shortly.', { cause: err });
+    throw err;
   }
-  const [glbKey, usdzKey, thumbnailKey] = keys as [string, string, string];
-  const ready = await settle(deps, item, attemptStartedAt, {
-    status: 'ready',
-    keys: { glb: glbKey, usdz: usdzKey, thumbnail: thumbnailKey },
-  });
-  if (!ready) {
-    if (!(await findLiveItemById(deps.db, item.id))) throw new AppError('not_found', 'No such item.');
-    throw new AppError(
-      'conflict',
-      'A newer upload of this model started while this one was processed; the newer upload decides the model.',
-    );
-  }
-  const restaurant = await findRestaurantById(deps.db, ready.restaurant_id);
-  return presentItem(ready, restaurant?.currency ?? 'USD');
 }
