@@ -67,16 +67,18 @@ export async function writeItemChange<T>(
   return result;
 }
 
+/** An item or model event in the outbox; `model.failed` carries the reason besides the item. */
 export async function recordItemEvent(
   tx: Executor,
-  type: 'item.created' | 'item.updated' | 'item.deleted' | 'model.ready',
+  type: 'item.created' | 'item.updated' | 'item.deleted' | 'model.ready' | 'model.failed',
   row: ItemRow,
+  extra: { reason?: string } = {},
 ): Promise<void> {
   await insertOutboxEvent(tx, {
     id: newId('evt'),
     type,
     restaurantId: row.restaurant_id,
-    data: { itemId: row.id, restaurantId: row.restaurant_id, itemSlug: row.slug, itemName: row.name },
+    data: { itemId: row.id, restaurantId: row.restaurant_id, itemSlug: row.slug, itemName: row.name, ...extra },
   });
 }
 

@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  findLiveItemById,
-  findRestaurantById,
-  insertOutboxEvent,
-  presentItem,
-  settleModelUpload,
-  startModelUpload,
-  type ItemRow,
-} from '@partner/db';
-import { AppError, newId } from '@partner/kit';
+import { findLiveItemById, findRestaurantById, presentItem, settleModelUpload, startModelUpload, type ItemRow } from '@partner/db';
+import { AppError } from '@partner/kit';
 import { assetStorageKey, type AssetKind } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 import { recordItemEvent, writeItemChange } from '../menu/menu.service.js';
@@ -41,20 +33,7 @@ function settle(deps: ConsoleDeps, item: ItemRow, attempt: Date, outcome: Upload
     );
     if (!settled) return null;
     if (outcome.status === 'ready') await recordItemEvent(tx, 'model.ready', settled);
-    else {
-      await insertOutboxEvent(tx, {
-        id: newId('evt'),
-        type: 'model.failed',
-        restaurantId: settled.restaurant_id,
-        data: {
-          itemId: settled.id,
-          restaurantId: settled.restaurant_id,
-          itemSlug: settled.slug,
-          itemName: settled.name,
-          reason: outcome.reason,
-        },
-      });
-    }
+    else await recordItemEvent(tx, 'model.failed', settled, { reason: outcome.reason });
     return settled;
   });
 }

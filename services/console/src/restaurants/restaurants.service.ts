@@ -13,7 +13,7 @@ import {
   type RestaurantUpdate,
 } from '@partner/db';
 import { AppError, newId } from '@partner/kit';
-import { billingPeriod, accessInvalidations } from '@partner/platform';
+import { accessInvalidations, billingPeriod } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
