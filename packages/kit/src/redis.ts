@@ -3,9 +3,22 @@ import { createClient } from 'redis';
 const createDefaultClient = (url: string) => createClient({ url });
 export type RedisClient = ReturnType<typeof createDefaultClient>;
 
+export interface RedisConnectOptions {
+  /**
+   * For a client on a per-request hot path whose caller bounds each wait itself. node-redis arms an
+   * `AbortSignal.timeout` for every command (5 s by default) that fires later even when its command
+   * answered long before, building a DOMException each time: with one command per request that was a
+   * sixth of the gateway's CPU (docs/benchmarks.md). Such a client has no per-command timer, and while
+   * disconnected it refuses commands at once instead of queueing them until a reconnect.
+   */
+  callerBoundsWaits?: boolean;
+}
+
 /** A connected client. Errors go to the caller's handler rather than crashing the process. */
-export async function connectRedis(url: string, onError: (err: Error) => void): Promise<RedisClient> {
-  const client = createDefaultClient(url);
+export async function connectRedis(url: string, onError: (err: Error) => void, options: RedisConnectOptions = {}): Promise<RedisClient> {
+  const client: RedisClient = options.callerBoundsWaits
+    ? createClient({ url, commandOptions: { timeout: 0 }, disableOfflineQueue: true })
+    : createDefaultClient(url);
   client.on('error', onError);
   await client.connect();
   return client;

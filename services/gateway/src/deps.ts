@@ -17,7 +17,8 @@ export async function createDeps(config: GatewayConfig): Promise<{ deps: Gateway
     onIdleError: (err) => logger.warn({ err }, 'idle database connection lost'),
   });
   const onRedisError = (err: Error) => logger.error({ err }, 'redis error');
-  const redis = await connectRedis(config.redisUrl, onRedisError);
+  // One command per request: the rate limiter bounds its own waits.
+  const redis = await connectRedis(config.redisUrl, onRedisError, { callerBoundsWaits: true });
   const subscriber = await connectRedis(config.redisUrl, onRedisError);
   const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
   await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisClient } from '@partner/kit';
+import { AppError, connectRedis, type RedisClient } from '@partner/kit';
 import { limitsFor, RateLimiter, TEST_KEY_LIMITS } from './rate-limiter.js';
 
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 let redis: RedisClient;
 const prefix = `rlt${randomBytes(4).toString('hex')}:`;
 beforeAll(async () => {
-  redis = await connectRedis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', () => {});
+  redis = await connectRedis(redisUrl, () => {});
 });
 afterAll(async () => {
   for await (const keys of redis.scanIterator({ MATCH: `${prefix}*` })) if (keys.length) await redis.del(keys);
@@ -50,6 +51,38 @@ describe('RateLimiter', () => {
     expect((await limiter.check('key_flush', { perMinute: 5, perDay: null })).allowed).toBe(true);
     await redis.scriptFlush();
     expect((await limiter.check('key_flush', { perMinute: 5, perDay: null })).allowed).toBe(true);
+  });
+
+  describe('on a client that leaves waits to its caller, as the gateway runs it', () => {
+    let hotPath: RedisClient;
+    beforeAll(async () => {
+      hotPath = await connectRedis(redisUrl, () => {}, { callerBoundsWaits: true });
+    });
+    afterAll(() => hotPath.destroy());
+    const serviceUnavailable = expect.objectContaining({ code: 'service_unavailable', status: 503 }) as AppError;
+
+    it('answers 503 service_unavailable when Redis does not answer within the deadline', async () => {
+      const limiter = new RateLimiter(hotPath, prefix, 100);
+      expect((await limiter.check('key_slow', { perMinute: 5, perDay: null })).allowed).toBe(true);
+      await redis.sendCommand(['CLIENT', 'PAUSE', '600', 'WRITE']);
+      const started = performance.now();
+      await expect(limiter.check('key_slow', { perMinute: 5, perDay: null })).rejects.toEqual(serviceUnavailable);
+      expect(performance.now() - started).toBeLessThan(500);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await limiter.check('key_slow', { perMinute: 5, perDay: null })).allowed).toBe(true);
+    });
+
+    it('answers 503 at once while disconnected, and counts again once reconnected', async () => {
+      const limiter = new RateLimiter(hotPath, prefix, 10_000);
+      const limits = { perMinute: 5, perDay: null };
+      expect((await limiter.check('key_gone', limits)).allowed).toBe(true);
+      await redis.sendCommand(['CLIENT', 'KILL', 'ID', String(await hotPath.clientId())]);
+      const started = performance.now();
+      await expect(limiter.check('key_gone', limits)).rejects.toEqual(serviceUnavailable);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      await expect.poll(() => hotPath.isReady).toBe(true);
+      expect((await limiter.check('key_gone', limits)).allowed).toBe(true);
+    });
   });
 
   it('holds test keys to 60 a minute and 5,000 a day whatever their configured rate', () => {

@@ -1,4 +1,5 @@
-import type { RedisClient } from '@partner/kit';
+import pTimeout from 'p-timeout';
+import { AppError, type RedisClient } from '@partner/kit';
 
 // One round trip per request. Fixed one-minute windows aligned to Redis's own clock (every replica
 // agrees on the window), plus a UTC-day window for test keys. A refused request does not count.
@@ -44,16 +45,25 @@ export interface RateLimitDecision {
 /** Test keys: 60 a minute and 5,000 a day, whatever their configured rate (spec 5.2). */
 export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
 
+/**
+ * Counts requests per key in Redis, shared by every replica. The client is expected to carry no
+ * per-command timer (see connectRedis's `callerBoundsWaits`): each check is bounded here instead, and a
+ * Redis that is down, slow or refusing answers `503 service_unavailable` rather than holding the
+ * request or letting it through uncounted.
+ */
 export class RateLimiter {
   private sha: string | null = null;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
+    private readonly deadlineMs = 1_000,
   ) {}
 
   async check(keyId: string, limits: { perMinute: number; perDay: number | null }): Promise<RateLimitDecision> {
-    const reply = (await this.run([`${this.prefix}rl:${keyId}`], [String(limits.perMinute), String(limits.perDay ?? 0)])) as number[];
+    const reply = (await this.withinDeadline(
+      this.run([`${this.prefix}rl:${keyId}`], [String(limits.perMinute), String(limits.perDay ?? 0)]),
+    )) as number[];
     const [allowed, remaining, reset, retryAfter] = reply.map(Number) as [number, number, number, number];
     return {
       allowed: allowed === 1,
@@ -62,6 +72,20 @@ export class RateLimiter {
       resetSeconds: reset,
       retryAfterSeconds: retryAfter,
     };
+  }
+
+  private async withinDeadline(work: Promise<unknown>): Promise<unknown> {
+    try {
+      return await pTimeout(work, {
+        milliseconds: this.deadlineMs,
+        // A function, so the error (and its stack) is built only when the deadline passes.
+        fallback: () => {
+          throw new Error(`no answer from Redis within ${this.deadlineMs} ms`);
+        },
+      });
+    } catch (err) {
+      throw new AppError('service_unavailable', 'Rate limiting is briefly unavailable. Retry shortly.', { cause: err });
+    }
   }
 
   private async run(keys: string[], args: string[]): Promise<unknown> {
