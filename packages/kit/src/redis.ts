@@ -8,8 +8,8 @@ export interface RedisConnectOptions {
    * For a client on a per-request hot path whose caller bounds each wait itself. node-redis arms an
    * `AbortSignal.timeout` for every command (5 s by default) that fires later even when its command
    * answered long before, building a DOMException each time: with one command per request that was
-   * about a twelfth of the gateway's CPU (docs/benchmarks.md). Such a client has no per-command timer, and while
-   * disconnected it refuses commands at once instead of queueing them until a reconnect.
+   * about a twelfth of the gateway's CPU (docs/benchmarks.md). Such a client has no per-command timer,
+   * and while disconnected it refuses commands at once instead of queueing them until a reconnect.
    */
   callerBoundsWaits?: boolean;
 }
