@@ -9,7 +9,7 @@ export function sharedConfig(options: { database?: boolean } = {}) {
     resolve: { conditions },
     ssr: { resolve: { conditions, externalConditions: ['source'] } },
     test: {
-      globalSetup: options.database ? [fileURLToPath(new URL('./packages/db/src/testing/global-setup.ts', import.meta.url))] : [],
+      globalSetup: options.database ? [fileURLToPath(new URL('./packages/testing/src/global-setup.ts', import.meta.url))] : [],
       testTimeout: 20_000,
       hookTimeout: 60_000,
       // Two cores: a couple of files at a time keeps Postgres and the event loops honest.

@@ -41,12 +41,14 @@ export async function startPageHost(pages: Record<string, string>) {
  * What every embed browser test needs, set up once per file: the stack, a browser, a third-party page
  * host, pages that load one embed script from the gateway, and publishable keys allowing that host.
  */
-export function useEmbedHarness(options: { script: 'v1.js' | 'concierge.v1.js'; stack?: Parameters<typeof startStack>[0] }) {
+type StackOptions = Parameters<typeof startStack>[0];
+
+export function useEmbedHarness(options: { script: 'v1.js' | 'concierge.v1.js'; stack?: StackOptions | (() => Promise<StackOptions>) }) {
   let stack: Stack;
   let browser: Browser;
   let host: Awaited<ReturnType<typeof startPageHost>>;
   beforeAll(async () => {
-    stack = await startStack(options.stack);
+    stack = await startStack(typeof options.stack === 'function' ? await options.stack() : options.stack);
     browser = await launchBrowser();
     host = await startPageHost({});
   });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConciergeEventSchemas, ZConciergeBootstrap } from '@partner/contracts';
 import { expectError } from './expect-error.js';
-import { startFakeOpenAI } from './fake-openai.js';
+import { startFakeOpenAI } from '@partner/testing';
 import { streamChat, type StreamedEvent } from './sse-client.js';
 import { restaurantWithKey, sampleModelFiles, startStack, type Stack } from './stack.js';
 

@@ -1,10 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SCREENSHOTS, useEmbedHarness } from './browser.js';
+import { startFakeOpenAI } from '@partner/testing';
 import { restaurantWithKey } from './stack.js';
 
 // The concierge widget in a real browser (headless Chromium), on a third-party page that loads
-// concierge.v1.js from the gateway.
-const h = useEmbedHarness({ script: 'concierge.v1.js' });
+// concierge.v1.js from the gateway. Live keys get a model (a local server speaking OpenAI's protocol),
+// so that a live turn goes as far as the allowance.
+let model: Awaited<ReturnType<typeof startFakeOpenAI>> | undefined;
+const h = useEmbedHarness({
+  script: 'concierge.v1.js',
+  stack: async () => {
+    model = await startFakeOpenAI({ tokens: ['Hello', '!'] });
+    return { conciergeEnv: { OPENAI_API_KEY: 'sk-test-fake', OPENAI_BASE_URL: model.baseURL } };
+  },
+});
+afterAll(() => model?.close());
 const page = (body: string) => h.page(`<h1>Bistro</h1>${body}`);
 const open = (path: string, html: string) => h.open(path, html);
 

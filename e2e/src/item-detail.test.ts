@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZAssetUrls, ZItemDetail, zData } from '@partner/contracts';
-import { AssetSigner } from '@partner/platform';
+import { AssetSigner } from '@partner/assets';
 import { expectError } from './expect-error.js';
 import { grantAccess, integratorWithKey, restaurantWithKey, sampleModelFiles, startStack, type Stack } from './stack.js';
 
@@ -197,7 +197,7 @@ describe('signed asset files through the gateway', () => {
   it('refuses an expired URL with 403 expired_signature and a tampered one with 403 invalid_signature', async () => {
     const { item, auth } = await itemWithModel();
     const { assets } = (await request(stack.gatewayUrl).get(`/v1/partner/items/${item.id}`).set(auth)).body.data;
-    const [, , , exp, sig, hash, name] = pathOf(assets.glbUrl).split('/') as string[];
+    const [, , , exp, sig, hash, name] = pathOf(assets.glbUrl).split('/');
     const signer = new AssetSigner({ secret: stack.secrets.asset, publicBaseUrl: '', ttlSeconds: 60 });
     const expired = signer.url(`${hash}.glb`, new Date(Date.now() - 1000));
     expectError(await request(stack.gatewayUrl).get(expired), 403, 'expired_signature');

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZItem, ZItemListMeta, ZTombstone, zList } from '@partner/contracts';
 import { lockForItemWrite, writeTimestamp } from '@partner/db';
-import { encodeCursor } from '@partner/platform';
+import { encodeCursor, HmacKey } from '@partner/signing';
 import { z } from 'zod';
 import { expectError } from './expect-error.js';
 import { grantAccess, holdItemWrite, integratorWithKey, restaurantWithKey, startStack, type Stack } from './stack.js';
@@ -215,7 +215,7 @@ describe('item listing: bad input', () => {
     const own = (await list(auth, restaurantId, { limit: '1' })).body.meta.nextCursor as string;
     expectError(await list(auth, restaurantId, { cursor: `${own.slice(0, -2)}xx` }), 400, 'invalid_cursor');
     // Signed with another secret: a cursor from another deployment.
-    const alien = encodeCursor('another-secret-of-enough-length-000000', { l: 'items', r: restaurantId });
+    const alien = encodeCursor(new HmacKey('another-secret-of-enough-length-000000'), { l: 'items', r: restaurantId });
     expectError(await list(auth, restaurantId, { cursor: alien }), 400, 'invalid_cursor');
   });
 

@@ -55,11 +55,37 @@ describe('GET /menu/{restaurantId}', () => {
     expectError(await request(stack.gatewayUrl).get(`/menu/${restaurant.id}`), 404, 'not_found');
   });
 
+  it('can be switched off by its owner: the page is 404 and the key printed in it stops working, until it is on again', async () => {
+    const { restaurant } = await menuRestaurant();
+    const page = await request(stack.gatewayUrl).get(`/menu/${restaurant.id}`);
+    const key = /publishable-key="(svc_pk_[a-z]+_[A-Za-z0-9]+)"/.exec(page.text)![1]!;
+    const bootstrap = () =>
+      request(stack.gatewayUrl)
+        .get(`/v1/partner/embed/restaurants/${restaurant.id}/concierge`)
+        .set({ Authorization: `Bearer ${key}`, Origin: new URL(stack.gatewayUrl).origin });
+    expect((await bootstrap()).status).toBe(200);
+
+    expect((await stack.console.updateRestaurant(restaurant.id, { menuPageEnabled: false })).menuPageEnabled).toBe(false);
+    expectError(await request(stack.gatewayUrl).get(`/menu/${restaurant.id}`), 404, 'not_found');
+    await expect.poll(async () => (await bootstrap()).status, { timeout: 1000, interval: 20 }).toBe(401);
+
+    await stack.console.updateRestaurant(restaurant.id, { menuPageEnabled: true });
+    expect((await request(stack.gatewayUrl).get(`/menu/${restaurant.id}`)).status).toBe(200);
+    await expect.poll(async () => (await bootstrap()).status, { timeout: 1000, interval: 20 }).toBe(200);
+  });
+
   it('works in a browser: the viewer shows the dish and the widget answers with cards that link to the page', async () => {
     const { restaurant, tiramisu } = await menuRestaurant();
     const tab = await browser.newPage();
+    // The page's Content-Security-Policy must let both embeds (and the 3D runtime) do all they do.
+    const blocked: string[] = [];
+    tab.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) blocked.push(message.text());
+    });
     await tab.goto(`${stack.gatewayUrl}/menu/${restaurant.id}`);
     await expect.poll(() => tab.locator('service-viewer img.poster').count(), { timeout: 5000 }).toBe(1);
+    await tab.locator('service-viewer button').first().click();
+    await expect.poll(() => tab.locator('service-viewer model-viewer canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await tab.locator('service-concierge .launcher').click();
     await tab.locator('service-concierge input').fill('tiramisu');
     await tab.locator('service-concierge form button').click();
@@ -67,6 +93,7 @@ describe('GET /menu/{restaurantId}', () => {
     const href = await tab.locator('service-concierge .card').first().getAttribute('href');
     expect(href).toBe(`${stack.gatewayUrl}/menu/${restaurant.id}#item-${tiramisu.slug}`);
     expect(await tab.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(blocked).toEqual([]);
     await tab.screenshot({ path: `${SCREENSHOTS}menu-page.png`, fullPage: true });
     await tab.close();
   });

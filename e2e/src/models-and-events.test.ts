@@ -26,7 +26,7 @@ async function newItem() {
 
 function upload(itemId: string, parts: Partial<Record<'glb' | 'usdz' | 'thumbnail' | 'extra', Buffer>>) {
   const req = request(stack.consoleUrl).put(`/console/items/${itemId}/model`).set('Authorization', `Bearer ${stack.adminToken}`);
-  for (const [name, data] of Object.entries(parts)) req.attach(name, data!, `${name}.bin`);
+  for (const [name, data] of Object.entries(parts)) req.attach(name, data, `${name}.bin`);
   return req;
 }
 
@@ -115,33 +115,35 @@ describe('model upload', () => {
    * already started after it.
    */
   async function overlappingUploads(itemId: string, first: ModelParts, second: ModelParts) {
-    const waitingOnItem = async () =>
-      Number(
-        (
-          await sql<{ waiting: string }>`
-            select count(*) as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock' and query ilike 'update "items"%'
-          `.execute(stack.db)
-        ).rows[0]!.waiting,
-      );
-    const until = async (waiting: number) => {
-      for (let i = 0; (await waitingOnItem()) !== waiting; i++) {
-        if (i === 400) throw new Error(`never saw ${waiting} uploads waiting on the item`);
+    /** The backend that waits on `blocker` (a Postgres pid), once there is one. */
+    const waiterOn = async (blocker: number) => {
+      for (let i = 0; i < 400; i++) {
+        const { rows } = await sql<{ pid: number }>`
+          select pid from pg_stat_activity where ${blocker} = any(pg_blocking_pids(pid))
+        `.execute(stack.db);
+        if (rows[0]) return rows[0].pid;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+      throw new Error(`no upload ever waited on backend ${blocker}`);
     };
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
+    let holder: (pid: number) => void = () => {};
+    const holderPid = new Promise<number>((resolve) => (holder = resolve));
     const held = stack.db.transaction().execute(async (tx) => {
       await tx.selectFrom('items').select('id').where('id', '=', itemId).forUpdate().execute();
+      holder((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx)).rows[0]!.pid);
       await released;
     });
     try {
-      // supertest sends a request once it is awaited or then()'d.
+      // Both uploads must queue at their `processing` write: the first once the row is held, the second
+      // behind the first (blocked by it, not only by the holder). supertest sends a request once it is
+      // awaited or then()'d.
+      const heldBy = await holderPid;
       const firstAnswer = upload(itemId, first).then((res) => res);
-      await until(1);
+      const firstPid = await waiterOn(heldBy);
       const secondAnswer = upload(itemId, second).then((res) => res);
-      await until(2);
+      await waiterOn(firstPid);
       release();
       return await Promise.all([firstAnswer, secondAnswer]);
     } finally {

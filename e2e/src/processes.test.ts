@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
-import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
+import { type TestDatabase, useTestDatabase } from '@partner/testing';
 import { REDIS_URL } from './stack.js';
 
 // The built services as production runs them: `node dist/main.js`, configured by the environment.
@@ -57,6 +57,7 @@ describe('service processes', () => {
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
     ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
     MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
+    VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
     ASSET_STORAGE_DIR: '/tmp/ptr-process-test-assets',
   });
 

@@ -3,15 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateInternalKeyPair } from '@partner/auth';
+import { type Db, lockForItemWrite, writeTimestamp } from '@partner/db';
+import { freePort, useTestDatabase } from '@partner/testing';
+import { connectRedis, type RedisClient, type StartedService } from '@partner/http';
 import { loadCatalogConfig, startCatalog } from '@partner/catalog';
 import { loadConciergeConfig, startConcierge } from '@partner/concierge';
 import { loadConsoleConfig, startConsole } from '@partner/console';
 import { ConsoleClient } from '@partner/console/client';
-import { lockForItemWrite, writeTimestamp, type Db } from '@partner/db';
-import { useTestDatabase } from '@partner/db/testing';
 import { loadGatewayConfig, startGateway } from '@partner/gateway';
-import { connectRedis, type RedisClient } from '@partner/kit';
-import type { StartedService } from '@partner/platform';
 import { loadWebhooksConfig, startWebhooks } from '@partner/webhooks';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -50,6 +49,8 @@ export async function startStack(
     env?: Record<string, string>;
     /** Run the (single) gateway on a port known up front, with PUBLIC_BASE_URL pointing at it. */
     realPublicUrl?: boolean;
+    /** The gateways' clock (key expiry, rate-limit windows); by default the real time and Redis's minutes. */
+    gatewayClock?: () => Date;
   } = {},
 ): Promise<Stack> {
   const database = await useTestDatabase();
@@ -68,6 +69,7 @@ export async function startStack(
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
     ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
     MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
+    VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
     ASSET_STORAGE_DIR: assetDir,
     PUBLIC_BASE_URL: 'http://gateway.test',
     CATALOG_PORT: '0',
@@ -75,6 +77,8 @@ export async function startStack(
     CONCIERGE_PORT: '0',
     CONSOLE_PORT: '0',
     GATEWAY_PORT: '0',
+    // Every test of a file comes from 127.0.0.1: the per-address limit is the gateway's own tests' business.
+    CLIENT_PER_MIN: '1000000',
   };
   Object.assign(env, options.env);
   if (options.realPublicUrl) {
@@ -86,11 +90,11 @@ export async function startStack(
   const track = <T extends StartedService>(service: T) => (started.push(service), service);
   const url = (service: StartedService) => `http://127.0.0.1:${service.port}`;
 
-  const consoleService = track(await startConsole(loadConsoleConfig(env)));
-  let catalog = track(await startCatalog(loadCatalogConfig(env)));
   // Tests drive the dispatcher themselves unless they ask for the running loop.
   const webhooksEnv = { WEBHOOK_DISPATCHER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ...options.webhooksEnv };
   const webhooks = track(await startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
+  const consoleService = track(await startConsole(loadConsoleConfig({ ...env, WEBHOOKS_URL: url(webhooks) })));
+  let catalog = track(await startCatalog(loadCatalogConfig(env)));
   const concierge = track(await startConcierge(loadConciergeConfig({ ...env, ...options.conciergeEnv })));
   const serviceUrls = { catalog: url(catalog), webhooks: url(webhooks), concierge: url(concierge) };
   const gateways: StartedService[] = [];
@@ -102,7 +106,7 @@ export async function startStack(
       CONCIERGE_URL: serviceUrls.concierge,
       ...options.gatewayEnv,
     };
-    gateways.push(track(await startGateway(loadGatewayConfig(gatewayEnv))));
+    gateways.push(track(await startGateway(loadGatewayConfig(gatewayEnv), { clock: options.gatewayClock })));
   }
   const redis = await connectRedis(REDIS_URL, () => {});
   const consoleUrl = url(consoleService);
@@ -205,26 +209,8 @@ export async function holdItemWrite(stack: Stack, restaurantId: string, itemId: 
   };
 }
 
-/** Rate-limit windows are Redis's clock minutes: start a counting test with a few seconds to spare. */
-export async function awayFromMinuteBoundary(stack: Stack, margin = 4): Promise<void> {
-  const [seconds] = await stack.redis.time();
-  const left = 60 - (Number(seconds) % 60);
-  if (left < margin) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
-}
-
 /** Sample model files: a true-size plate as GLB and USDZ, and a PNG thumbnail. */
 export async function sampleModelFiles() {
   const { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } = await import('@partner/sample-dish');
   return { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  /** The path and query it was sent to (endpoints of one receiver differ by query). */
+  url: string;
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
@@ -15,7 +17,7 @@ export async function startReceiver(answer: (received: Received) => number = () 
     req.setEncoding('utf8');
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      const entry = { headers: req.headers, body, at: Date.now() };
+      const entry = { url: req.url ?? '', headers: req.headers, body, at: Date.now() };
       received.push(entry);
       res.writeHead(answer(entry)).end();
     });

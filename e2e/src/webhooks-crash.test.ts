@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
-import { insertRestaurant, insertWebhookEndpoint } from '@partner/db';
-import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
+import { insertRestaurant, type TestDatabase, useTestDatabase } from '@partner/testing';
+import { insertWebhookEndpoint } from '@partner/webhooks';
 import { REDIS_URL } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -53,10 +53,6 @@ describe('dispatcher crash', () => {
       name: 'Crash Cafe',
       slug: 'crash-cafe',
       currency: 'USD',
-      public_menu_url: null,
-      house_notes: null,
-      concierge_display_name: null,
-      concierge_welcome_message: null,
     });
     await insertWebhookEndpoint(database.db, {
       id: 'we_crash0000000000000000000',

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEvent, ZWebhookDelivery, ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
-import { silentLogger } from '@partner/kit';
+import { silentLogger } from '@partner/http';
 import { verifyWebhook } from '@partner/sdk';
 import { Dispatcher, OwnerMailer, WebhookSender } from '@partner/webhooks';
 import { expectError } from './expect-error.js';
@@ -118,13 +118,41 @@ describe('delivery', () => {
     const other = await integratorWithKey(stack);
     await register(granted.auth, { url: `${receiver.url}?who=granted`, enabledEvents: ['item.updated'] });
     await register(other.auth, { url: `${receiver.url}?who=other` });
-    const item = await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
+    const item = await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600, status: 'published' });
     await stack.console.updateItem(item.id, { priceCents: 650 });
     const { dispatcher, close } = dispatcherWithClock();
     await dispatcher.tick();
     await close();
     const types = receiver.received.map((hit) => [JSON.parse(hit.body).type, hit.headers['x-service-event']]);
     expect(types).toEqual([['item.updated', 'item.updated']]);
+    await receiver.close();
+  });
+
+  it("keeps drafts and a grant without menu:read out of integrators' webhooks; the restaurant hears of both", async () => {
+    const receiver = await startReceiver();
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    const menuReader = await integratorWithKey(stack);
+    await grantAccess(stack, menuReader.org.id, restaurant.id);
+    const assetsOnly = await integratorWithKey(stack);
+    const link = await stack.console.createConnectLink(assetsOnly.org.id, { scopes: ['assets:read'] });
+    await stack.console.approveConnectLink(link.token, restaurant.id);
+    for (const [who, owner] of [
+      ['reader', menuReader.auth],
+      ['assets-only', assetsOnly.auth],
+      ['owner', auth],
+    ] as const) {
+      await register(owner, { url: `${receiver.url}?who=${who}`, enabledEvents: ['item.created', 'item.updated'] });
+    }
+    const draft = await stack.console.createItem(restaurant.id, { name: 'Secret special', priceCents: 900, status: 'draft' });
+    await stack.console.updateItem(draft.id, { priceCents: 950 });
+    await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600, status: 'published' });
+    const { dispatcher, close } = dispatcherWithClock();
+    await expect.poll(async () => (await dispatcher.tick(), receiver.received.length), { timeout: 5000 }).toBe(4);
+    await close();
+    const seen = receiver.received.map(
+      (hit) => `${new URL(hit.url, 'http://x').searchParams.get('who')} ${JSON.parse(hit.body).data.itemName}`,
+    );
+    expect(seen.sort()).toEqual(['owner Secret special', 'owner Secret special', 'owner Soup', 'reader Soup']);
     await receiver.close();
   });
 
@@ -315,6 +343,50 @@ describe('GET /v1/partner/webhook-deliveries', () => {
 });
 
 describe('grant events and the dashboard', () => {
+  it('checks the grant again at send, release and resend: a revoked integrator gets nothing more', async () => {
+    const receiver = await startReceiver();
+    const { restaurant } = await restaurantWithKey(stack);
+    const integrator = await integratorWithKey(stack);
+    const grant = await grantAccess(stack, integrator.org.id, restaurant.id);
+    const endpoint = (await register(integrator.auth, { url: receiver.url, enabledEvents: ['item.created'] })).body.data;
+    const { dispatcher, close } = dispatcherWithClock();
+    // One event delivered while the grant holds (to resend later), one held while the restaurant has lapsed.
+    await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600, status: 'published' });
+    await expect.poll(async () => (await dispatcher.tick(), receiver.received.length), { timeout: 5000 }).toBe(1);
+    await stack.console.updateRestaurant(restaurant.id, { subscriptionStatus: 'lapsed' });
+    await stack.console.createItem(restaurant.id, { name: 'Bread', priceCents: 300, status: 'published' });
+    await dispatcher.tick();
+    const heldNow = await stack.db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .where('endpoint_id', '=', endpoint.id)
+      .where('status', '=', 'held')
+      .execute();
+    expect(heldNow).toHaveLength(1);
+
+    await stack.console.revokeGrant(grant.id);
+    await stack.console.updateRestaurant(restaurant.id, { subscriptionStatus: 'active' });
+    for (let i = 0; i < 3; i++) await dispatcher.tick();
+    await close();
+    expect(receiver.received.map((hit) => JSON.parse(hit.body).data.itemName)).toEqual(['Soup']);
+    const statuses = await stack.db
+      .selectFrom('webhook_deliveries')
+      .select(['event_type', 'status'])
+      .where('endpoint_id', '=', endpoint.id)
+      .execute();
+    expect(statuses).toEqual(expect.arrayContaining([{ event_type: 'item.created', status: 'skipped' }]));
+
+    const delivered = (
+      await request(stack.gatewayUrl).get('/v1/partner/webhook-deliveries').query({ status: 'succeeded' }).set(integrator.auth)
+    ).body.data;
+    expectError(
+      await request(stack.gatewayUrl).post(`/v1/partner/webhook-deliveries/${delivered[0].id}/resend`).set(integrator.auth),
+      409,
+      'conflict',
+    );
+    await receiver.close();
+  });
+
   it('sends grant.activated and grant.revoked to the integrator concerned, not to the restaurant', async () => {
     const receiver = await startReceiver();
     const { restaurant, auth } = await restaurantWithKey(stack);

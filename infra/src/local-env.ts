@@ -14,6 +14,7 @@ export interface LocalState {
   cursorSecret: string;
   assetSecret: string;
   menuPageKeySecret: string;
+  viewTokenSecret: string;
   jwt: { privateKey: string; publicKey: string };
   demo?: { restaurantId: string; secretKey: string; publishableKey: string };
 }
@@ -24,6 +25,7 @@ export function loadLocalState(): LocalState {
     // State written by an older version lacks later secrets: add them once.
     saved.assetSecret ??= randomBytes(32).toString('base64url');
     saved.menuPageKeySecret ??= randomBytes(32).toString('base64url');
+    saved.viewTokenSecret ??= randomBytes(32).toString('base64url');
     return saved;
   }
   const state: LocalState = {
@@ -31,6 +33,7 @@ export function loadLocalState(): LocalState {
     cursorSecret: randomBytes(32).toString('base64url'),
     assetSecret: randomBytes(32).toString('base64url'),
     menuPageKeySecret: randomBytes(32).toString('base64url'),
+    viewTokenSecret: randomBytes(32).toString('base64url'),
     jwt: generateInternalKeyPair(),
   };
   saveLocalState(state);

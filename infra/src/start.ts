@@ -16,12 +16,17 @@ const env = {
   GATEWAY_PORT: process.env.GATEWAY_PORT ?? '8080',
   CATALOG_PORT: process.env.CATALOG_PORT ?? '8081',
   WEBHOOKS_PORT: process.env.WEBHOOKS_PORT ?? '8082',
+  // The gateway proxies to it; console calls its operator routes.
+  WEBHOOKS_URL: process.env.WEBHOOKS_URL ?? `http://127.0.0.1:${process.env.WEBHOOKS_PORT ?? '8082'}`,
   CONCIERGE_PORT: process.env.CONCIERGE_PORT ?? '8083',
   CONSOLE_PORT: process.env.CONSOLE_PORT ?? '8084',
+  // The console API is the operators' and the dashboard's: on this machine only.
+  CONSOLE_HOST: process.env.CONSOLE_HOST ?? '127.0.0.1',
   CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
   CURSOR_SIGNING_SECRET: process.env.CURSOR_SIGNING_SECRET ?? state.cursorSecret,
   ASSET_SIGNING_SECRET: process.env.ASSET_SIGNING_SECRET ?? state.assetSecret,
   MENU_PAGE_KEY_SECRET: process.env.MENU_PAGE_KEY_SECRET ?? state.menuPageKeySecret,
+  VIEW_TOKEN_SECRET: process.env.VIEW_TOKEN_SECRET ?? state.viewTokenSecret,
   // Locally there is usually no model: the demo page's widget then answers from the sandbox.
   MENU_PAGE_KEY_ENVIRONMENT: process.env.MENU_PAGE_KEY_ENVIRONMENT ?? (process.env.OPENAI_API_KEY ? 'live' : 'test'),
   ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
@@ -65,7 +70,7 @@ await ensureDatabase(env.DATABASE_URL);
 const db = createDb({ url: env.DATABASE_URL, max: 1 });
 const migration = await migrateToLatest(db);
 await db.destroy();
-if (migration.error) throw migration.error;
+if (migration.error) throw new Error('migrating the database failed', { cause: migration.error });
 
 const logDir = join(dataDir, 'logs');
 mkdirSync(logDir, { recursive: true });
@@ -92,7 +97,7 @@ const stopAll = (code: number) => {
   if (stopping) return;
   stopping = true;
   for (const { child } of children) child.kill('SIGTERM');
-  Promise.all(
+  void Promise.all(
     children.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
   ).then(() => process.exit(code));
 };

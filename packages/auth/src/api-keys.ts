@@ -1,7 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { TEnvironment, TKeyType } from '@partner/contracts';
-import { randomBase62 } from '@partner/kit';
+import { HmacKey } from '@partner/signing';
 
 // svc_{sk|pk}_{live|test}_ + 32 random base62 characters + 6 base62 characters of CRC-32 over
 // everything before them. The checksum lets a secret scanner (and our gateway, before any database
@@ -11,6 +11,17 @@ const BODY_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^svc_(sk|pk)_(live|test)_([0-9A-Za-z]{38})$/;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform base62 from the CSPRNG (rejection sampling keeps every character equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
 
 function checksum(text: string): string {
   let value = crc32(text);
@@ -48,9 +59,10 @@ export function generateApiKey(type: TKeyType, environment: TEnvironment): Gener
  * whoever holds the secret can print it into a page without the plaintext ever being stored.
  */
 export function derivePublishableKey(secret: string, label: string, environment: TEnvironment): GeneratedKey {
+  const key = new HmacKey(secret);
   let body = '';
   for (let round = 0; body.length < BODY_LENGTH; round++) {
-    for (const byte of createHmac('sha256', secret).update(`${label}#${round}`).digest()) {
+    for (const byte of key.sign(`${label}#${round}`)) {
       if (byte < 248 && body.length < BODY_LENGTH) body += BASE62[byte % 62];
     }
   }

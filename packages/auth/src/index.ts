@@ -1,7 +1,5 @@
 export * from './api-keys.js';
 export * from './internal-jwt.js';
-export * from './middleware.js';
 export * from './origins.js';
 export * from './principal.js';
 export * from './scopes.js';
-export * from './key-invalidation.js';

@@ -41,6 +41,16 @@ describe('internal JWT', () => {
 });
 
 describe('token reuse', () => {
+  it('refuses a token the right key signed without an expiry, or with one far in the future', () => {
+    const sign = (claims: object, options: jwt.SignOptions) =>
+      jwt.sign({ prn: principal, ...claims }, pair.privateKey, { algorithm: 'ES256', audience: 'catalog', issuer: 'gateway', ...options });
+    expect(() => verifyInternalToken(pair.publicKey, sign({}, {}), 'catalog')).toThrow('no expiry');
+    expect(() => verifyInternalToken(pair.publicKey, sign({}, { expiresIn: '30d' }), 'catalog')).not.toThrow();
+    // Issued two minutes ago, valid for a month: older than any token we mint lives.
+    const issuedAt = Math.floor(Date.now() / 1000) - 120;
+    expect(() => verifyInternalToken(pair.publicKey, sign({ iat: issuedAt }, { expiresIn: '30d' }), 'catalog')).toThrow('maxAge');
+  });
+
   it('reuses a token for half its lifetime, then issues a new one', () => {
     let now = Date.now();
     const signer = new InternalTokenSigner(pair.privateKey, () => now);

@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from './principal.js';
 
 // Asymmetric so that only the gateway can mint tokens: services hold the public key only, and a
@@ -9,6 +10,11 @@ const ISSUER = 'gateway';
 const LIFETIME_SECONDS = 60;
 
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+/**
+ * The browser visitor behind an embed request, as the gateway saw it (a hash of the client address):
+ * set by the gateway only, never forwarded from a client.
+ */
+export const VISITOR_HEADER = 'x-partner-visitor';
 
 export function generateInternalKeyPair(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', {
@@ -50,8 +56,11 @@ export function verifyInternalToken(publicKey: string, token: string, audience: 
     audience,
     issuer: ISSUER,
     clockTimestamp: Math.floor(nowMs / 1000),
+    // However it was minted, no token is good for longer than the lifetime we give them.
+    maxAge: LIFETIME_SECONDS,
   });
   if (typeof payload !== 'object' || !payload || !('prn' in payload)) throw new Error('token carries no principal');
+  if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') throw new Error('token has no expiry');
   return (payload as unknown as Claims).prn;
 }
 
@@ -62,42 +71,45 @@ export function verifyInternalToken(publicKey: string, token: string, audience: 
  * longer than the token itself says.
  */
 export class InternalTokenSigner {
-  private readonly issued = new Map<string, { token: string; reuseUntil: number }>();
+  private readonly issued: LRUCache<string, string>;
 
   constructor(
     private readonly privateKey: string,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.issued = new LRUCache({ max: MAX_CACHED, ttl: (LIFETIME_SECONDS * 1000) / 2, ttlResolution: 0, perf: { now } });
+  }
 
   tokenFor(principal: Principal, audience: string): string {
     const id = `${audience}|${JSON.stringify(principal)}`;
-    const cached = this.issued.get(id);
-    const now = this.now();
-    if (cached && cached.reuseUntil > now) return cached.token;
-    const token = signInternalToken(this.privateKey, principal, audience);
-    if (this.issued.size >= MAX_CACHED) this.issued.delete(this.issued.keys().next().value!);
-    this.issued.set(id, { token, reuseUntil: now + (LIFETIME_SECONDS * 1000) / 2 });
+    let token = this.issued.get(id);
+    if (token === undefined) {
+      token = signInternalToken(this.privateKey, principal, audience);
+      this.issued.set(id, token);
+    }
     return token;
   }
 }
 
 export class InternalTokenVerifier {
-  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
+  private readonly verified: LRUCache<string, Principal>;
 
   constructor(
     private readonly publicKey: string,
     private readonly audience: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.verified = new LRUCache({ max: MAX_CACHED, ttlResolution: 0, perf: { now } });
+  }
 
   verify(token: string): Principal {
-    const now = this.now();
     const cached = this.verified.get(token);
-    if (cached && cached.expiresAt > now) return cached.principal;
+    if (cached) return cached;
+    const now = this.now();
     const principal = verifyInternalToken(this.publicKey, token, this.audience, now);
     const { exp } = jwt.decode(token) as { exp: number };
-    if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(token, { principal, expiresAt: exp * 1000 });
+    const ttl = exp * 1000 - now;
+    if (ttl > 0) this.verified.set(token, principal, { ttl });
     return principal;
   }
 }

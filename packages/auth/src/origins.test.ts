@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOriginAllowed } from './origins.js';
+import { isOriginAllowed, isWildcardTooBroad } from './origins.js';
 
 const list = ['https://www.example.com', 'https://*.example.org', 'http://localhost:5173'];
 
@@ -31,5 +31,24 @@ describe('isOriginAllowed', () => {
   it('refuses everything with an empty list, and ignores malformed entries', () => {
     expect(isOriginAllowed('https://www.example.com', [])).toBe(false);
     expect(isOriginAllowed('https://www.example.com', ['*', 'www.example.com', 'https://*'])).toBe(false);
+  });
+});
+
+describe('wildcards on public suffixes', () => {
+  it.each(['https://*.co.uk', 'https://*.github.io', 'https://*.com.au'])('%s is too broad and matches nothing', (entry) => {
+    expect(isWildcardTooBroad(entry)).toBe(true);
+    expect(isOriginAllowed(`https://victim.${entry.slice('https://*.'.length)}`, [entry])).toBe(false);
+  });
+
+  it.each(['https://*.example.co.uk', 'https://*.shop.example.com', 'https://*.mysite.github.io'])(
+    '%s is a registrable domain',
+    (entry) => {
+      expect(isWildcardTooBroad(entry)).toBe(false);
+      expect(isOriginAllowed(`https://a.${entry.slice('https://*.'.length)}`, [entry])).toBe(true);
+    },
+  );
+
+  it('says nothing of exact origins', () => {
+    expect(isWildcardTooBroad('https://co.uk')).toBe(false);
   });
 });

@@ -16,6 +16,8 @@ export type Principal =
       owner: OwnerRef;
     }
   /** A route that needs no key (signed asset files). */
-  | { kind: 'public' };
+  | { kind: 'public' }
+  /** Platform staff through console (the dashboard's backend): acts for any owner on operator routes. */
+  | { kind: 'operator' };
 
 export type KeyPrincipal = Extract<Principal, { kind: 'key' }>;

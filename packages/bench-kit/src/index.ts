@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { generateApiKey } from '@partner/auth';
-import { createDb, insertApiKey, insertRestaurant, migrateToLatest, type Db } from '@partner/db';
+import { createDb, type Db, migrateToLatest } from '@partner/db';
+import { insertApiKey, insertRestaurant } from '@partner/testing';
 
 // What every benchmark of ours needs: a fresh migrated database, a restaurant with a live key that
 // no limit stops, service processes pinned to a core, and autocannon runs summarised by medians.
@@ -36,7 +37,7 @@ export async function createBenchDatabase(): Promise<BenchDatabase> {
   const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
   const db = createDb({ url, max: 4 });
   const migrated = await migrateToLatest(db);
-  if (migrated.error) throw migrated.error;
+  if (migrated.error) throw new Error('migrating the bench database failed', { cause: migrated.error });
   return {
     url,
     db,
@@ -54,10 +55,6 @@ export async function seedUnlimitedKey(db: Db, scopes: string[]) {
     name: 'Bench Bistro',
     slug: `bench-${randomBytes(4).toString('hex')}`,
     currency: 'USD',
-    public_menu_url: null,
-    house_notes: null,
-    concierge_display_name: null,
-    concierge_welcome_message: null,
     monthly_quota: 2_000_000_000,
   });
   const key = generateApiKey('secret', 'live');
@@ -118,7 +115,7 @@ export function startBareProxy(port: number, upstream: string, headers: Record<s
 
 export async function stopProcesses(children: ChildProcess[]): Promise<void> {
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : Promise.resolve())));
 }
 
 export async function waitUntilUp(url: string, headers: Record<string, string> = {}): Promise<void> {

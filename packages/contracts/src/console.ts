@@ -40,6 +40,8 @@ export const ZUpdateRestaurant = z.strictObject({
     .optional(),
   houseNotes: z.string().max(10_000).nullish(),
   contactEmail: z.email().max(320).nullish(),
+  /** The public menu page; off, its page answers 404 and its publishable key is revoked. */
+  menuPageEnabled: z.boolean().optional(),
 });
 
 /** The dashboard's view of a restaurant: the public fields plus every setting. */
@@ -55,6 +57,7 @@ export const ZConsoleRestaurant = ZRestaurant.extend({
   conciergeAllowance: z.number().int(),
   concierge: z.object({ displayName: z.string(), welcomeMessage: z.string() }),
   contactEmail: z.string().nullable(),
+  menuPageEnabled: z.boolean(),
 });
 export type TConsoleRestaurant = z.infer<typeof ZConsoleRestaurant>;
 

@@ -32,6 +32,8 @@ export const ErrorCode = {
   UpstreamError: 'upstream_error',
   InternalError: 'internal_error',
   ServiceUnavailable: 'service_unavailable',
+  EndpointLimitReached: 'endpoint_limit_reached',
+  KeyLimitReached: 'key_limit_reached',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -68,6 +70,8 @@ const STATUS: Record<ErrorCode, number> = {
   upstream_error: 502,
   internal_error: 500,
   service_unavailable: 503,
+  endpoint_limit_reached: 409,
+  key_limit_reached: 409,
 };
 
 export function statusFor(code: ErrorCode): number {

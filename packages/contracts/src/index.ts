@@ -8,3 +8,4 @@ export * from './keys.js';
 export * from './origins.js';
 export * from './resources.js';
 export * from './webhooks.js';
+export * from './app-error.js';

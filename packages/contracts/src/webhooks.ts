@@ -19,15 +19,18 @@ export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;
 /** Create and rotate responses are the only ones that carry the secret. */
 export const ZWebhookEndpointWithSecret = ZWebhookEndpoint.extend({ secret: z.string().startsWith('whsec_') });
 
+const ZEnabledEvents = z.array(z.union([ZEventType, z.literal('*')])).min(1);
+
 export const ZCreateWebhookEndpoint = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2048),
-  enabledEvents: z
-    .array(z.union([ZEventType, z.literal('*')]))
-    .min(1)
-    .default(['*']),
+  enabledEvents: ZEnabledEvents.default(['*']),
   description: z.string().max(500).optional(),
 });
-export const ZUpdateWebhookEndpoint = ZCreateWebhookEndpoint.partial().extend({
+/** Only what a patch names changes: no defaults here (a default inside an optional field still applies). */
+export const ZUpdateWebhookEndpoint = z.strictObject({
+  url: ZCreateWebhookEndpoint.shape.url.optional(),
+  enabledEvents: ZEnabledEvents.optional(),
+  description: ZCreateWebhookEndpoint.shape.description,
   status: z.literal('active').optional(),
 });
 

@@ -1,18 +1,15 @@
+// The one schema, its migrations and the pool; and the read functions through which services read
+// tables that another service owns (docs/architecture.md). Writes live in the owning service.
 export { migrateToLatest } from './migrate.js';
 export { createDb, type Db, type DbOptions } from './pool.js';
-export * from './present.js';
-export * from './queries/executor.js';
-export * from './queries/grants.js';
-export * from './queries/idempotency.js';
-export * from './queries/integrators.js';
-export * from './queries/items.js';
-export * from './queries/keys.js';
-export * from './queries/menu.js';
-export * from './queries/outbox.js';
-export * from './queries/restaurants.js';
-export * from './queries/settings.js';
-export * from './queries/sync.js';
-export * from './queries/usage.js';
 export type * from './schema.js';
 export * from './errors.js';
-export * from './queries/webhooks.js';
+export * from './reads/executor.js';
+export * from './reads/items.js';
+export * from './reads/keys.js';
+export * from './reads/menu.js';
+export * from './reads/menu-etag.js';
+export * from './reads/restaurants.js';
+export * from './reads/settings.js';
+export * from './reads/sync.js';
+export * from './outbox.js';

@@ -14,7 +14,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
     try {
-      const migrator = new Migrator({ db: conn, provider: { getMigrations: async () => migrations } });
+      const migrator = new Migrator({ db: conn, provider: { getMigrations: () => Promise.resolve(migrations) } });
       return await migrator.migrateToLatest();
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);

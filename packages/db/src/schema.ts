@@ -20,6 +20,8 @@ export interface RestaurantsTable {
   monthly_quota: Generated<number>;
   overage_budget: Generated<number>;
   concierge_allowance: Generated<number>;
+  /** The public menu page (and its publishable key) is on. */
+  menu_page_enabled: Generated<boolean>;
   concierge_display_name: string | null;
   concierge_welcome_message: string | null;
   contact_email: ColumnType<string | null, string | null | undefined, string | null>;

@@ -243,7 +243,7 @@ class ServiceConcierge extends HTMLElement {
             const pinned = this.root.querySelector('.disclosure');
             if (pinned) pinned.textContent = this.disclosure;
           } else if (event.event === 'delta') {
-            reply.text += String(data.text ?? '');
+            reply.text += typeof data.text === 'string' ? data.text : '';
             update();
           } else if (event.event === 'detail') {
             reply.details = [...(reply.details ?? []), data as unknown as Detail];

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { generateInternalKeyPair, INTERNAL_TOKEN_HEADER, signInternalToken, type KeyPrincipal } from '@partner/auth';
+import { generateInternalKeyPair, INTERNAL_TOKEN_HEADER, type KeyPrincipal, signInternalToken } from '@partner/auth';
+import { closeSyncWindow, listItemsInWindow } from '@partner/db';
 import {
   benchRedisUrl,
   createBenchDatabase,
@@ -23,7 +24,6 @@ import {
   waitUntilUp,
   type HttpFigures,
 } from '@partner/bench-kit';
-import { closeSyncWindow, listItemsInWindow } from '@partner/db';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const PAGE = 1000;
@@ -63,6 +63,7 @@ const catalog = startProcess(here('../dist/main.js'), {
   ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
   ASSET_STORAGE_DIR: assetDir,
   MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
+  VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
 });
 const gateway = startProcess(here('../../gateway/dist/main.js'), {
   ...common,

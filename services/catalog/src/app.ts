@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createInternalServiceApp } from '@partner/platform';
+import { createInternalServiceApp } from '@partner/http';
 import { registerAssetRoutes } from './assets/assets.routes.js';
 import type { CatalogDeps } from './deps.js';
 import { registerItemRoutes } from './items/items.routes.js';

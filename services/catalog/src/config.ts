@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { parseEnv } from '@partner/kit';
-import { loadServiceConfig } from '@partner/platform';
+import { commonConfig, distinctSecrets, parseEnv, pemFromEnv, ZBehindGatewayEnv, zPort } from '@partner/http';
 
-const ZCatalogEnv = z.object({
+const ZCatalogEnv = ZBehindGatewayEnv.extend({
+  CATALOG_PORT: zPort(8081),
   /** HMAC key for pagination cursors; every catalog replica must share it. */
   CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** HMAC key for the viewer embed's view tokens; every catalog replica must share it. */
+  VIEW_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** HMAC key for signed asset URLs; every catalog replica must share it. */
   ASSET_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** The local-directory asset store (shared with console, which writes uploaded models there). */
@@ -23,14 +25,17 @@ const ZCatalogEnv = z.object({
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** Upper bound on a cached item lookup; console's invalidations arrive by pub/sub at once. */
   ACCESS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
-});
+}).superRefine(distinctSecrets('CURSOR_SIGNING_SECRET', 'VIEW_TOKEN_SECRET', 'ASSET_SIGNING_SECRET', 'MENU_PAGE_KEY_SECRET'));
 
 export function loadCatalogConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZCatalogEnv, env);
   return {
-    ...loadServiceConfig(env, 'CATALOG_PORT', 8081),
+    ...commonConfig(own),
+    port: own.CATALOG_PORT,
+    internalPublicKey: pemFromEnv(own.INTERNAL_JWT_PUBLIC_KEY),
     cursorSecret: own.CURSOR_SIGNING_SECRET,
     assetSecret: own.ASSET_SIGNING_SECRET,
+    viewTokenSecret: own.VIEW_TOKEN_SECRET,
     assetStorageDir: own.ASSET_STORAGE_DIR,
     assetUrlTtlSeconds: own.ASSET_URL_TTL_SECONDS,
     publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),

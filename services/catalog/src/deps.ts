@@ -1,13 +1,54 @@
-import type { ItemAccessCache } from './items/item-access-cache.js';
-import type { AssetSigner, AssetStorage, ServiceDeps } from '@partner/platform';
+import { AssetSigner, LocalDirectoryStorage, type AssetStorage } from '@partner/assets';
+import { UsageMeter } from '@partner/entitlements';
+import { accessInvalidations, connectRedis, createServiceDeps, subscribeToInvalidations, type ServiceDeps } from '@partner/http';
+import { HmacKey, ViewTokens } from '@partner/signing';
+import type { CatalogConfig } from './config.js';
+import { ItemAccessCache } from './items/item-access-cache.js';
 
 export interface CatalogDeps extends ServiceDeps {
   internalPublicKey: string;
-  cursorSecret: string;
+  cursorKey: HmacKey;
+  viewTokens: ViewTokens;
+  usageMeter: UsageMeter;
   signer: AssetSigner;
   itemAccess: ItemAccessCache;
   storage: AssetStorage;
   publicBaseUrl: string;
   menuPageKeySecret: string;
   menuPageKeyEnvironment: 'live' | 'test';
+}
+
+/**
+ * How long the viewer may refresh an item's URLs without counting a new view (spec 4.8): a few
+ * refreshes of 15-minute URLs. A viewer left open longer, or a token replayed by a script, counts a
+ * view again at most once an hour.
+ */
+export const VIEW_TOKEN_LIFETIME_MS = 3600 * 1000;
+
+export async function createDeps(config: CatalogConfig): Promise<{ deps: CatalogDeps; closeDeps: () => Promise<void> }> {
+  // The catalog writes only usage counters and idempotency records: commits need not wait for the disk
+  // (a Postgres crash may forget the last fraction of a second of counts; docs/decisions.md).
+  const { deps, closeDeps } = await createServiceDeps('catalog', config, { synchronousCommit: false, purgesIdempotencyRecords: true });
+  const itemAccess = new ItemAccessCache(deps.db, { ttlMs: config.accessCacheTtlMs });
+  const subscriber = await connectRedis(config.redisUrl, (err) => deps.logger.error({ err }, 'redis subscriber error'));
+  await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
+  return {
+    deps: {
+      ...deps,
+      internalPublicKey: config.internalPublicKey,
+      cursorKey: new HmacKey(config.cursorSecret),
+      viewTokens: new ViewTokens(new HmacKey(config.viewTokenSecret), VIEW_TOKEN_LIFETIME_MS),
+      usageMeter: new UsageMeter(deps.db),
+      itemAccess,
+      signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
+      storage: new LocalDirectoryStorage(config.assetStorageDir),
+      publicBaseUrl: config.publicBaseUrl,
+      menuPageKeySecret: config.menuPageKeySecret,
+      menuPageKeyEnvironment: config.menuPageKeyEnvironment,
+    },
+    closeDeps: async () => {
+      await subscriber.quit();
+      await closeDeps();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
 import { loadCatalogConfig } from './config.js';
 import { startCatalog } from './server.js';
 

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createInternalServiceApp } from '@partner/platform';
+import { createInternalServiceApp } from '@partner/http';
 import { registerConciergeRoutes } from './chat/concierge.routes.js';
 import type { ConciergeDeps } from './deps.js';
 

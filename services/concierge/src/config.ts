@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { parseEnv } from '@partner/kit';
-import { loadServiceConfig } from '@partner/platform';
+import { commonConfig, parseEnv, pemFromEnv, ZBehindGatewayEnv, zPort } from '@partner/http';
 
-const ZConciergeEnv = z.object({
+const ZConciergeEnv = ZBehindGatewayEnv.extend({
+  CONCIERGE_PORT: zPort(8083),
   /** The model provider for live keys; any server speaking OpenAI's chat-completions protocol. */
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -13,13 +13,34 @@ const ZConciergeEnv = z.object({
   ASSET_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ASSET_URL_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
+  /** The model's answer is cut at this many tokens: every call's cost is bounded. */
+  CONCIERGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(50).max(4000).default(600),
+  /** One visitor of a restaurant's pages spends at most this percent of its monthly allowance... */
+  CONCIERGE_VISITOR_SHARE_PERCENT: z.coerce.number().min(0).max(100).default(2),
+  /** ...and at least this many messages are theirs whatever the allowance. */
+  CONCIERGE_VISITOR_MIN_MESSAGES: z.coerce.number().int().min(1).default(10),
+}).superRefine((env, ctx) => {
+  // A base URL without a key would silently leave live keys on "no model configured".
+  if (env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when OPENAI_BASE_URL is set' });
+  }
 });
 
 export function loadConciergeConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZConciergeEnv, env);
   return {
-    ...loadServiceConfig(env, 'CONCIERGE_PORT', 8083),
-    openai: own.OPENAI_API_KEY ? { apiKey: own.OPENAI_API_KEY, baseURL: own.OPENAI_BASE_URL, model: own.CONCIERGE_MODEL } : null,
+    ...commonConfig(own),
+    port: own.CONCIERGE_PORT,
+    internalPublicKey: pemFromEnv(own.INTERNAL_JWT_PUBLIC_KEY),
+    openai: own.OPENAI_API_KEY
+      ? {
+          apiKey: own.OPENAI_API_KEY,
+          baseURL: own.OPENAI_BASE_URL,
+          model: own.CONCIERGE_MODEL,
+          maxOutputTokens: own.CONCIERGE_MAX_OUTPUT_TOKENS,
+        }
+      : null,
+    visitorShare: { percent: own.CONCIERGE_VISITOR_SHARE_PERCENT, minimum: own.CONCIERGE_VISITOR_MIN_MESSAGES },
     heartbeatMs: own.CONCIERGE_HEARTBEAT_SECONDS * 1000,
     publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     assets: own.ASSET_SIGNING_SECRET

@@ -1,9 +1,18 @@
-import type { AssetSigner, ServiceDeps } from '@partner/platform';
-import type { MenuIndexCache } from './grounding/menu-index.js';
+import { AssetSigner } from '@partner/assets';
+import { UsageMeter } from '@partner/entitlements';
+import { createServiceDeps, type ServiceDeps } from '@partner/http';
+import type { ConciergeConfig } from './config.js';
+import { MenuIndexCache } from './grounding/menu-index.js';
+import { OpenAIChatProvider } from './providers/openai-provider.js';
 import type { ChatProvider } from './providers/provider.js';
+import { SandboxChatProvider } from './providers/sandbox-provider.js';
+import { VisitorShares } from './chat/visitor-share.js';
 
 export interface ConciergeDeps extends ServiceDeps {
   internalPublicKey: string;
+  usageMeter: UsageMeter;
+  /** What one visitor of a restaurant's pages may spend of its allowance (embed turns of publishable keys). */
+  visitorShares: VisitorShares;
   menuIndexes: MenuIndexCache;
   /** For live keys; null when no model is configured. */
   liveProvider: ChatProvider | null;
@@ -13,4 +22,23 @@ export interface ConciergeDeps extends ServiceDeps {
   publicBaseUrl: string;
   /** Signs card thumbnails; null leaves them out. */
   signer: AssetSigner | null;
+}
+
+export async function createDeps(config: ConciergeConfig): Promise<{ deps: ConciergeDeps; closeDeps: () => Promise<void> }> {
+  const { deps, closeDeps } = await createServiceDeps('concierge', config, { purgesIdempotencyRecords: true });
+  return {
+    deps: {
+      ...deps,
+      internalPublicKey: config.internalPublicKey,
+      usageMeter: new UsageMeter(deps.db),
+      visitorShares: new VisitorShares(deps.redis, deps.redisPrefix, config.visitorShare),
+      menuIndexes: new MenuIndexCache(),
+      liveProvider: config.openai ? new OpenAIChatProvider(config.openai) : null,
+      sandboxProvider: new SandboxChatProvider(),
+      heartbeatMs: config.heartbeatMs,
+      publicBaseUrl: config.publicBaseUrl,
+      signer: config.assets ? new AssetSigner(config.assets) : null,
+    },
+    closeDeps,
+  };
 }

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
 import { loadConciergeConfig } from './config.js';
 import { startConcierge } from './server.js';
 

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { AppError } from '@partner/kit';
+import { AppError } from '@partner/contracts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createServiceApp } from '@partner/platform';
+import { createServiceApp } from '@partner/http';
 import { requireAdminToken } from './admin-auth.js';
 import type { ConsoleDeps } from './deps.js';
 import { registerIntegratorRoutes } from './integrators/integrators.routes.js';

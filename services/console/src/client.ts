@@ -57,7 +57,7 @@ export class ConsoleClient {
     this.call<z.infer<typeof ZIntegratorOrg>>('PATCH', `/console/integrators/${id}`, body);
   createKey = (body: Record<string, unknown>) => this.call<z.infer<typeof ZCreatedKey>>('POST', '/console/keys', body);
   listKeys = (owner: { restaurantId?: string; integratorOrgId?: string }) =>
-    this.call<z.infer<typeof ZConsoleKey>[]>('GET', `/console/keys?${new URLSearchParams(owner as Record<string, string>)}`);
+    this.call<z.infer<typeof ZConsoleKey>[]>('GET', `/console/keys?${new URLSearchParams(owner as Record<string, string>).toString()}`);
   revokeKey = (id: string) => this.call<z.infer<typeof ZConsoleKey>>('POST', `/console/keys/${id}/revoke`);
   createConnectLink = (integratorOrgId: string, body: Record<string, unknown> = {}) =>
     this.call<z.infer<typeof ZConnectLink>>('POST', `/console/integrators/${integratorOrgId}/connect-links`, body);

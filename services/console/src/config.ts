@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { ZCommonEnv, parseEnv, zPort } from '@partner/kit';
+import { commonConfig, parseEnv, pemFromEnv, ZCommonEnv, zPort } from '@partner/http';
 
-const ZConsoleEnv = ZCommonEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }).extend({
+const ZConsoleEnv = ZCommonEnv.extend({
   CONSOLE_PORT: zPort(8084),
+  /** The address console listens on: the dashboard's backend is never public (127.0.0.1 locally). */
+  CONSOLE_HOST: z.string().min(1).default('0.0.0.0'),
   /** Bearer token of the dashboard backend and the operators' CLI; never exposed publicly. */
   CONSOLE_ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
   /** Where owners open connect links (the dashboard's origin). */
@@ -20,23 +22,24 @@ const ZConsoleEnv = ZCommonEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }).extend({
   MENU_PAGE_KEY_ENVIRONMENT: z.enum(['live', 'test']).default('live'),
   /** The gateway's public origin: the public menu page's key allows only it. */
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
-  /** Signs the dashboard's delivery-log cursors (the same secret as the services' is fine). */
-  CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** The webhooks service, whose operator routes the dashboard's webhook actions call. */
+  WEBHOOKS_URL: z.url().default('http://127.0.0.1:8082'),
+  /** PEM of the internal JWT private key (the gateway's): signs console's operator tokens. */
+  INTERNAL_JWT_PRIVATE_KEY: z.string().min(1, 'is required (PEM private key)'),
 });
 
 export function loadConsoleConfig(env: Record<string, string | undefined>) {
   const parsed = parseEnv(ZConsoleEnv, env);
   return {
+    ...commonConfig(parsed),
     port: parsed.CONSOLE_PORT,
-    databaseUrl: parsed.DATABASE_URL,
-    redisUrl: parsed.REDIS_URL,
-    redisPrefix: parsed.REDIS_KEY_PREFIX,
-    logLevel: parsed.LOG_LEVEL,
+    host: parsed.CONSOLE_HOST,
     adminToken: parsed.CONSOLE_ADMIN_TOKEN,
     publicUrl: parsed.CONSOLE_PUBLIC_URL,
     assetStorageDir: parsed.ASSET_STORAGE_DIR,
     maxModelBytes: parsed.MODEL_MAX_BYTES,
-    cursorSecret: parsed.CURSOR_SIGNING_SECRET,
+    webhooksUrl: parsed.WEBHOOKS_URL,
+    internalPrivateKey: pemFromEnv(parsed.INTERNAL_JWT_PRIVATE_KEY),
     menuPageKeySecret: parsed.MENU_PAGE_KEY_SECRET,
     menuPageKeyEnvironment: parsed.MENU_PAGE_KEY_ENVIRONMENT,
     publicBaseUrl: parsed.PUBLIC_BASE_URL,

@@ -1,19 +1,33 @@
-import type { Db } from '@partner/db';
-import type { Logger, RedisClient } from '@partner/kit';
-import type { AssetStorage } from '@partner/platform';
+import { LocalDirectoryStorage, type AssetStorage } from '@partner/assets';
+import { createServiceDeps, type ServiceDeps } from '@partner/http';
+import type { ConsoleConfig } from './config.js';
+import { WebhooksServiceClient } from './webhooks/webhooks.client.js';
 
-export interface ConsoleDeps {
-  db: Db;
-  redis: RedisClient;
-  redisPrefix: string;
-  logger: Logger;
+export interface ConsoleDeps extends ServiceDeps {
   adminToken: string;
   publicUrl: string;
-  now: () => Date;
   storage: AssetStorage;
   maxModelBytes: number;
-  cursorSecret: string;
+  webhooks: WebhooksServiceClient;
   menuPageKeySecret: string;
   menuPageKeyEnvironment: 'live' | 'test';
   publicBaseUrl: string;
+}
+
+export async function createDeps(config: ConsoleConfig): Promise<{ deps: ConsoleDeps; closeDeps: () => Promise<void> }> {
+  const { deps, closeDeps } = await createServiceDeps('console', config, { purgesIdempotencyRecords: false });
+  return {
+    deps: {
+      ...deps,
+      adminToken: config.adminToken,
+      publicUrl: config.publicUrl,
+      storage: new LocalDirectoryStorage(config.assetStorageDir),
+      maxModelBytes: config.maxModelBytes,
+      webhooks: new WebhooksServiceClient({ baseUrl: config.webhooksUrl, internalPrivateKey: config.internalPrivateKey }),
+      menuPageKeySecret: config.menuPageKeySecret,
+      menuPageKeyEnvironment: config.menuPageKeyEnvironment,
+      publicBaseUrl: config.publicBaseUrl,
+    },
+    closeDeps,
+  };
 }

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
 import { loadConsoleConfig } from './config.js';
 import { startConsole } from './server.js';
 

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { errorHandler, notFoundHandler, requestContext, type Logger } from '@partner/kit';
+import { errorHandler, type Logger, notFoundHandler, requestContext } from '@partner/http';
 import { claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
@@ -14,6 +14,7 @@ export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', deps.trustProxyHops);
   app.use(requestContext(deps.logger, { trustIncomingId: false }));
   app.use((req, res, next) => {
     // Every answer says which environment it belongs to; a refused key's prefix still tells.

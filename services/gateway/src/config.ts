@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZCommonEnv, parseEnv, pemFromEnv, zPort } from '@partner/kit';
+import { commonConfig, parseEnv, pemFromEnv, ZCommonEnv, zPort } from '@partner/http';
 
 export const ZGatewayEnv = ZCommonEnv.extend({
   GATEWAY_PORT: zPort(8080),
@@ -18,6 +18,18 @@ export const ZGatewayEnv = ZCommonEnv.extend({
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   /** How long a key lookup is trusted without a pub/sub invalidation; revocations arrive by pub/sub. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * How many proxies in front of the gateway append to X-Forwarded-For (a load balancer: 1). The client
+   * address is the one that many hops back; 0 (the default) uses the connection's address, since a
+   * header anyone can send must never decide whose limit a request counts against.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Publishable keys' concierge requests (bootstrap and chat) per visitor (client address) a minute. */
+  EMBED_VISITOR_PER_MIN: z.coerce.number().int().positive().default(20),
+  /** ...and per restaurant a minute, over all its visitors. */
+  EMBED_RESTAURANT_PER_MIN: z.coerce.number().int().positive().default(600),
+  /** Requests one client address may make a minute before a key vouches for it: public routes (menu page, asset files) and key lookups that reach the database. */
+  CLIENT_PER_MIN: z.coerce.number().int().positive().default(600),
 });
 
 export type GatewayConfig = ReturnType<typeof toGatewayConfig>;
@@ -25,11 +37,8 @@ export type GatewayConfig = ReturnType<typeof toGatewayConfig>;
 function toGatewayConfig(env: z.infer<typeof ZGatewayEnv>) {
   const local = (port: number) => `http://127.0.0.1:${port}`;
   return {
+    ...commonConfig(env),
     port: env.GATEWAY_PORT,
-    databaseUrl: env.DATABASE_URL,
-    redisUrl: env.REDIS_URL,
-    redisPrefix: env.REDIS_KEY_PREFIX,
-    logLevel: env.LOG_LEVEL,
     jwtPrivateKey: pemFromEnv(env.INTERNAL_JWT_PRIVATE_KEY),
     services: {
       catalog: env.CATALOG_URL ?? local(env.CATALOG_PORT),
@@ -40,9 +49,12 @@ function toGatewayConfig(env: z.infer<typeof ZGatewayEnv>) {
     docsUrl: env.DOCS_URL,
     maxBodyBytes: env.MAX_BODY_BYTES,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
+    clientLimitPerMin: env.CLIENT_PER_MIN,
+    embedLimits: { perVisitorPerMin: env.EMBED_VISITOR_PER_MIN, perRestaurantPerMin: env.EMBED_RESTAURANT_PER_MIN },
   };
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
-  return toGatewayConfig(parseEnv(ZGatewayEnv.omit({ INTERNAL_JWT_PUBLIC_KEY: true }), env) as z.infer<typeof ZGatewayEnv>);
+  return toGatewayConfig(parseEnv(ZGatewayEnv, env));
 }

@@ -1,6 +1,6 @@
-import { InternalTokenSigner, keyInvalidations } from '@partner/auth';
+import { InternalTokenSigner } from '@partner/auth';
+import { connectRedis, createLogger, keyInvalidations, subscribeToInvalidations } from '@partner/http';
 import { createDb } from '@partner/db';
-import { connectRedis, createLogger, subscribeToInvalidations } from '@partner/kit';
 import { KeyCache } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config.js';
@@ -8,7 +8,15 @@ import { embedScriptsDir } from './embed-scripts.js';
 import { ServiceProxy } from './proxy/proxy.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
-export async function createDeps(config: GatewayConfig): Promise<{ deps: GatewayDeps; close: () => Promise<void> }> {
+/**
+ * `clock` is for tests: it decides key expiry and the rate limit's windows, which otherwise follow
+ * Redis's own clock (every replica agrees on the minute).
+ */
+export async function createDeps(
+  config: GatewayConfig,
+  options: { clock?: () => Date } = {},
+): Promise<{ deps: GatewayDeps; closeDeps: () => Promise<void> }> {
+  const { clock } = options;
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
   const db = createDb({
     url: config.databaseUrl,
@@ -22,21 +30,24 @@ export async function createDeps(config: GatewayConfig): Promise<{ deps: Gateway
   const subscriber = await connectRedis(config.redisUrl, onRedisError);
   const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
   await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);
-  const proxy = new ServiceProxy(config.services);
+  const proxy = new ServiceProxy(config.services, config.maxBodyBytes);
   const deps: GatewayDeps = {
     logger,
     keyCache,
-    rateLimiter: new RateLimiter(redis, config.redisPrefix),
+    rateLimiter: new RateLimiter(redis, config.redisPrefix, { clock: clock && (() => clock().getTime()) }),
     proxy,
     tokens: new InternalTokenSigner(config.jwtPrivateKey),
     docsUrl: config.docsUrl,
     maxBodyBytes: config.maxBodyBytes,
+    trustProxyHops: config.trustProxyHops,
+    clientLimitPerMin: config.clientLimitPerMin,
+    embedLimits: config.embedLimits,
     embedDir: embedScriptsDir(),
-    now: () => new Date(),
+    now: clock ?? (() => new Date()),
   };
   return {
     deps,
-    close: async () => {
+    closeDeps: async () => {
       await proxy.close();
       await Promise.all([subscriber.quit(), redis.quit(), db.destroy()]);
       logger.flush();

@@ -1,11 +1,12 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal } from '@partner/auth';
-import { AppError } from '@partner/kit';
+import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITOR_HEADER } from '@partner/auth';
+import { AppError } from '@partner/contracts';
 import { authenticate, type AuthenticatedKey } from './auth/authenticate.js';
 import type { KeyCache } from './auth/key-cache.js';
 import { presentKeyMetadata } from './me/me.js';
 import type { ServiceProxy } from './proxy/proxy.js';
-import { limitsFor, type RateLimiter } from './rate-limit/rate-limiter.js';
+import { checkClientLimit, checkEmbedLimits, type EmbedLimits, visitorOf } from './rate-limit/client-limits.js';
+import { limitsFor, type RateLimiter, TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limit/rate-limiter.js';
 import { authorize } from './routing/authorize.js';
 import { answerPreflight, applyEmbedCors } from './routing/cors.js';
 import { createRouter, ROUTES, type Route } from './routing/route-table.js';
@@ -17,8 +18,20 @@ export interface EdgeDeps {
   tokens: InternalTokenSigner;
   docsUrl: string;
   maxBodyBytes: number;
+  /** Proxies in front of the gateway whose X-Forwarded-For is believed (express's `trust proxy`). */
+  trustProxyHops: number;
+  embedLimits: EmbedLimits;
+  /** Public requests and key lookups that reach the database, per client address a minute. */
+  clientLimitPerMin: number;
   now: () => Date;
 }
+
+/** Publishable keys' concierge routes: what a page's visitors call, and what spends a restaurant's allowance. */
+const isVisitorFacing = (route: Route, key: AuthenticatedKey) =>
+  key.key.type === 'publishable' &&
+  route.access.kind === 'embed' &&
+  route.target.kind === 'service' &&
+  route.target.service === 'concierge';
 
 /**
  * The public edge for everything under /v1: who is calling, within which limits, on which route,
@@ -28,7 +41,14 @@ export interface EdgeDeps {
 export function partnerEdge(deps: EdgeDeps): RequestHandler {
   const router = createRouter(ROUTES);
 
-  const dispatch = async (route: Route, principal: Principal, key: AuthenticatedKey | null, req: Request, res: Response) => {
+  const dispatch = async (
+    route: Route,
+    principal: Principal,
+    key: AuthenticatedKey | null,
+    req: Request,
+    res: Response,
+    extra: Record<string, string> = {},
+  ) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > deps.maxBodyBytes) {
       throw new AppError('payload_too_large', `Request bodies are limited to ${deps.maxBodyBytes} bytes.`);
@@ -41,6 +61,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
     await deps.proxy.forward(service, req, res, {
       [INTERNAL_TOKEN_HEADER]: deps.tokens.tokenFor(principal, service),
       'x-request-id': req.requestId,
+      ...extra,
     });
   };
 
@@ -54,12 +75,14 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
     }
 
     const match = router.match(atPath, req.method);
+    const chargeClient = () => checkClientLimit(deps.rateLimiter, deps.clientLimitPerMin, visitorOf(req.ip));
     if (match.kind === 'found' && match.route.access.kind === 'public') {
+      await chargeClient();
       return dispatch(match.route, { kind: 'public' }, null, req, res);
     }
     if (!path.startsWith('/v1/partner/')) return next();
 
-    const key = await authenticate(req, deps.keyCache, deps.now());
+    const key = await authenticate(req, deps.keyCache, deps.now(), chargeClient);
     res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key));
@@ -70,6 +93,17 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
       throw new AppError('rate_limited', 'Too many requests for this key. Retry after the number of seconds in Retry-After.', {
         headers: { 'Retry-After': String(decision.retryAfterSeconds) },
       });
+    }
+    if (key.environment === 'test') {
+      const ownerDay = await deps.rateLimiter.check(`test-owner:${key.owner.id}`, {
+        perMinute: Number.MAX_SAFE_INTEGER,
+        perDay: TEST_TRAFFIC_PER_OWNER_PER_DAY,
+      });
+      if (!ownerDay.allowed) {
+        throw new AppError('rate_limited', "This account's test keys have made today's test requests. The count resets at midnight UTC.", {
+          headers: { 'Retry-After': String(ownerDay.retryAfterSeconds) },
+        });
+      }
     }
     if (key.owner.suspended) {
       throw new AppError(
@@ -84,6 +118,12 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
       });
     }
     authorize(match.route.access, key, req);
+    let visitor: Record<string, string> = {};
+    if (isVisitorFacing(match.route, key)) {
+      const id = visitorOf(req.ip);
+      await checkEmbedLimits(deps.rateLimiter, deps.embedLimits, key.owner.id, id);
+      visitor = { [VISITOR_HEADER]: id };
+    }
     const principal: Principal = {
       kind: 'key',
       keyId: key.key.id,
@@ -92,6 +132,6 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
       scopes: key.key.scopes as Extract<Principal, { kind: 'key' }>['scopes'],
       owner: { kind: key.owner.kind, id: key.owner.id },
     };
-    return dispatch(match.route, principal, key, req, res);
+    return dispatch(match.route, principal, key, req, res, visitor);
   };
 }

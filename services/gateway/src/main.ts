@@ -1,4 +1,4 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
 import { loadGatewayConfig } from './config.js';
 import { startGateway } from './server.js';
 

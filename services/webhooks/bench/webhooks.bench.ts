@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { generateInternalKeyPair } from '@partner/auth';
+import { insertWebhookEndpoint } from '../src/webhooks.repository.js';
 import { benchRedisUrl, createBenchDatabase, median, pinToCore, seedUnlimitedKey, startProcess, stopProcesses } from '@partner/bench-kit';
-import { insertWebhookEndpoint } from '@partner/db';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);

@@ -1,8 +1,9 @@
 import type { Express } from 'express';
-import { createInternalServiceApp } from '@partner/platform';
+import { createInternalServiceApp } from '@partner/http';
 import { registerDeliveryRoutes } from './deliveries/deliveries.routes.js';
 import type { WebhooksDeps } from './deps.js';
 import { registerEndpointRoutes } from './endpoints/endpoints.routes.js';
+import { registerOperatorRoutes } from './deliveries/operator.routes.js';
 
 export type { WebhooksDeps } from './deps.js';
 
@@ -15,6 +16,7 @@ export function createApp(deps: WebhooksDeps): Express {
     register: (router) => {
       registerEndpointRoutes(router, deps);
       registerDeliveryRoutes(router, deps);
+      registerOperatorRoutes(router, deps);
     },
   });
 }

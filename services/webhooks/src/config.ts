@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { parseEnv, zBoolFlag } from '@partner/kit';
-import { loadServiceConfig } from '@partner/platform';
+import { commonConfig, parseEnv, pemFromEnv, ZBehindGatewayEnv, zBoolFlag, zPort } from '@partner/http';
 
-const ZWebhooksEnv = z.object({
+const ZWebhooksEnv = ZBehindGatewayEnv.extend({
+  WEBHOOKS_PORT: zPort(8082),
   /** HMAC key for pagination cursors of the delivery log; every webhooks replica must share it. */
   CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** true only for local development and tests: allows http and private, loopback or link-local targets. */
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: zBoolFlag,
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: zBoolFlag(false),
   /** First retry delay; later ones double (60, 120, ... 3840 s by default). Fractions for tests. */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
   /** How long a dispatcher holds an attempt before another may take it (a crashed one's come back then). */
@@ -22,16 +22,21 @@ const ZWebhooksEnv = z.object({
     .optional(),
   NOTIFY_EMAIL_FROM: z.string().default('Partner Platform <notifications@partner.invalid>'),
   /** false: this process serves the API only and leaves delivering to other replicas. */
-  WEBHOOK_DISPATCHER_ENABLED: z
-    .enum(['true', 'false', '1', '0'])
-    .default('true')
-    .transform((value) => value === 'true' || value === '1'),
+  WEBHOOK_DISPATCHER_ENABLED: zBoolFlag(true),
+  /** Endpoints per owner (restaurant or integrator org): one event fans out to each of them. */
+  WEBHOOK_MAX_ENDPOINTS_PER_OWNER: z.coerce.number().int().min(1).max(1000).default(16),
+}).superRefine((env, ctx) => {
+  if (env.WEBHOOK_MENU_QUIET_SECONDS > env.WEBHOOK_MENU_MAX_DELAY_SECONDS) {
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_MENU_QUIET_SECONDS'], message: 'must not exceed WEBHOOK_MENU_MAX_DELAY_SECONDS' });
+  }
 });
 
 export function loadWebhooksConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZWebhooksEnv, env);
   return {
-    ...loadServiceConfig(env, 'WEBHOOKS_PORT', 8082),
+    ...commonConfig(own),
+    port: own.WEBHOOKS_PORT,
+    internalPublicKey: pemFromEnv(own.INTERNAL_JWT_PUBLIC_KEY),
     cursorSecret: own.CURSOR_SIGNING_SECRET,
     allowPrivateTargets: own.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     retryBaseMs: own.WEBHOOK_RETRY_BASE_SECONDS * 1000,
@@ -41,6 +46,7 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     menuQuietMs: own.WEBHOOK_MENU_QUIET_SECONDS * 1000,
     menuMaxDelayMs: own.WEBHOOK_MENU_MAX_DELAY_SECONDS * 1000,
     dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,
+    maxEndpointsPerOwner: own.WEBHOOK_MAX_ENDPOINTS_PER_OWNER,
   };
 }
 export type WebhooksConfig = ReturnType<typeof loadWebhooksConfig>;

@@ -1,8 +1,26 @@
-import type { ServiceDeps } from '@partner/platform';
+import { createServiceDeps, type ServiceDeps } from '@partner/http';
+import { HmacKey } from '@partner/signing';
+import type { WebhooksConfig } from './config.js';
 import type { TargetPolicy } from './targets/target-policy.js';
 
 export interface WebhooksDeps extends ServiceDeps {
   internalPublicKey: string;
-  cursorSecret: string;
+  cursorKey: HmacKey;
   targets: TargetPolicy;
+  /** How many endpoints one owner may have (an event becomes a delivery per endpoint). */
+  maxEndpointsPerOwner: number;
+}
+
+export async function createDeps(config: WebhooksConfig): Promise<{ deps: WebhooksDeps; closeDeps: () => Promise<void> }> {
+  const { deps, closeDeps } = await createServiceDeps('webhooks', config, { purgesIdempotencyRecords: true });
+  return {
+    deps: {
+      ...deps,
+      internalPublicKey: config.internalPublicKey,
+      cursorKey: new HmacKey(config.cursorSecret),
+      targets: { allowPrivate: config.allowPrivateTargets },
+      maxEndpointsPerOwner: config.maxEndpointsPerOwner,
+    },
+    closeDeps,
+  };
 }

@@ -1,4 +1,4 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/kit';
+import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
 import { loadWebhooksConfig } from './config.js';
 import { startWebhooks } from './server.js';
 

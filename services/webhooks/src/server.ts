@@ -1,17 +1,17 @@
-import { createServiceDeps, startWith, type StartedService } from '@partner/platform';
+import { type StartedService, startWith } from '@partner/http';
 import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
+import { createDeps } from './deps.js';
 import { Dispatcher } from './dispatcher/dispatcher.js';
 import { OwnerMailer } from './dispatcher/owner-mailer.js';
 import { WebhookSender } from './dispatcher/sender.js';
 
 /** The endpoint and delivery API, and (unless switched off) the dispatcher loop in the same process. */
 export async function startWebhooks(config: WebhooksConfig): Promise<StartedService> {
-  const { deps, close } = await createServiceDeps('webhooks', config);
-  const targets = { allowPrivate: config.allowPrivateTargets };
-  if (targets.allowPrivate) deps.logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for local development and tests only');
-  const app = createApp({ ...deps, internalPublicKey: config.internalPublicKey, cursorSecret: config.cursorSecret, targets });
-  const sender = new WebhookSender(targets);
+  const { deps, closeDeps } = await createDeps(config);
+  if (deps.targets.allowPrivate) deps.logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: for local development and tests only');
+  const app = createApp(deps);
+  const sender = new WebhookSender(deps.targets);
   const mailer = config.smtpUrl ? new OwnerMailer(config.smtpUrl, config.notifyFrom, deps.logger) : undefined;
   const dispatcher = new Dispatcher({
     db: deps.db,
@@ -33,7 +33,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
         await dispatcher.stop();
         await sender.close();
         mailer?.close();
-        await close();
+        await closeDeps();
       },
     },
     config.port,

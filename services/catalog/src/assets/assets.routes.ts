@@ -1,7 +1,7 @@
-import type { Request, Response, Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
 import rangeParser from 'range-parser';
-import { AppError } from '@partner/kit';
-import { ASSET_FILES } from '@partner/platform';
+import { AppError } from '@partner/contracts';
+import { ASSET_FILES } from '@partner/assets';
 import type { CatalogDeps } from '../deps.js';
 
 /**
@@ -10,9 +10,13 @@ import type { CatalogDeps } from '../deps.js';
  * that fetch cross-origin, and caching no longer than the URL lives.
  */
 export function registerAssetRoutes(router: Router, deps: CatalogDeps): void {
-  const serve = async (req: Request, res: Response) => {
+  const serve = async (req: Request, res: Response, next: NextFunction) => {
     // Errors too: a viewer reading `expired_signature` knows to fetch fresh URLs.
     res.setHeader('Access-Control-Allow-Origin', '*');
+    // A model or image is never a document: nothing in it runs, whatever a browser guesses.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('Referrer-Policy', 'no-referrer');
     const segments = req.path.slice('/v1/assets/'.length).split('/');
     const now = deps.now();
     const check = deps.signer.check(segments, now);
@@ -53,7 +57,19 @@ export function registerAssetRoutes(router: Router, deps: CatalogDeps): void {
       res.end();
       return;
     }
-    deps.storage.read(check.storageKey, range).pipe(res);
+    const file = deps.storage.read(check.storageKey, range);
+    // `pipe` ties neither end: without these, a client gone mid-file would keep the file open for good,
+    // and a file that cannot be read after all (removed since its size was taken, a failing disk) would
+    // throw an unhandled stream error that takes the process down.
+    res.once('close', () => file.destroy());
+    file.once('error', (err) => {
+      if (res.headersSent) return next(err); // mid-file: the connection is cut, nothing more can be said
+      for (const name of ['Cache-Control', 'ETag', 'Content-Range']) res.removeHeader(name);
+      next(
+        new AppError('service_unavailable', 'The file could not be read. Retry shortly.', { cause: err, headers: { 'Retry-After': '1' } }),
+      );
+    });
+    file.pipe(res);
   };
   // Express answers HEAD with the GET route; `serve` sends no body for it.
   router.get('/v1/assets/*path', serve);

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertItem, insertRestaurant, updateRestaurant, type Db } from '@partner/db';
-import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
-import { connectRedis, createLogger, subscribeToInvalidations, type RedisClient } from '@partner/kit';
-import { accessInvalidations } from '@partner/platform';
+import { insertItem, insertRestaurant, type TestDatabase, updateRestaurant, useTestDatabase } from '@partner/testing';
+import type { Db } from '@partner/db';
+import { accessInvalidations, connectRedis, createLogger, type RedisClient, subscribeToInvalidations } from '@partner/http';
 import { ItemAccessCache } from './item-access-cache.js';
 
 let database: TestDatabase;
@@ -41,10 +40,6 @@ async function seedItem(suffix: string) {
     name: 'Cache Bistro',
     slug: `iac-${suffix}-${randomBytes(4).toString('hex')}`,
     currency: 'EUR',
-    public_menu_url: null,
-    house_notes: null,
-    concierge_display_name: null,
-    concierge_welcome_message: null,
   });
   const item = await insertItem(database.db, {
     id: `itm_iac${suffix}${randomBytes(6).toString('hex')}`,

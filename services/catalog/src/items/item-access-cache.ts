@@ -1,6 +1,5 @@
-import { findLiveItemForOwner, type Executor, type Owner } from '@partner/db';
-import { InvalidatedCache } from '@partner/kit';
-import type { AccessInvalidation } from '@partner/platform';
+import { type Executor, findLiveItemForOwner, type Owner } from '@partner/db';
+import { type AccessInvalidation, InvalidatedCache } from '@partner/http';
 
 export type ItemAccess = NonNullable<Awaited<ReturnType<typeof findLiveItemForOwner>>>;
 

@@ -1,9 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { keyPrincipal } from '@partner/auth';
+import { keyPrincipal, parseWith, zCursorParam, zLimit } from '@partner/http';
 import { ZAssetUrlsRequest, ZItemStatus } from '@partner/contracts';
-import { parseWith } from '@partner/kit';
-import { zCursorParam, zLimit } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
 import { getEmbedItem, getItemDetail, listItems, refreshAssetUrls } from './items.service.js';
 

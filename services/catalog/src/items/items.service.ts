@@ -1,11 +1,19 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isId, type TAssetUrls, type TAssets, type TEmbedItem, type TItem, type TItemDetail, type TTombstone } from '@partner/contracts';
-import { closeSyncWindow, iso, listItemsInWindow, presentItem, type ItemRow } from '@partner/db';
-import { AppError } from '@partner/kit';
-import { decodeListCursor, encodeListCursor, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/platform';
+import { closeSyncWindow, type ItemRow, listItemsInWindow, TOMBSTONE_RETENTION_MS } from '@partner/db';
+import { iso, presentItem } from '@partner/views';
+import {
+  AppError,
+  isId,
+  type TAssets,
+  type TAssetUrls,
+  type TEmbedItem,
+  type TItem,
+  type TItemDetail,
+  type TTombstone,
+} from '@partner/contracts';
+import { decodeListCursor, encodeListCursor } from '@partner/signing';
+import { meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/entitlements';
 import type { CatalogDeps } from '../deps.js';
-import { TOMBSTONE_RETENTION_MS } from './housekeeping.js';
 
 export interface ItemListQuery {
   limit: number;
@@ -44,7 +52,7 @@ export async function listItems(
     );
   }
   const binding = { listing: 'items', scope: restaurantId, filters: [query.status ?? null, query.updatedAfter?.toISOString() ?? null] };
-  const position = query.cursor ? decodeListCursor(deps.cursorSecret, query.cursor, binding) : null;
+  const position = query.cursor ? decodeListCursor(deps.cursorKey, query.cursor, binding) : null;
   const cursor = position
     ? { windowEnd: new Date(position.windowEnd!), after: { updatedAt: new Date(position.updatedAt!), id: position.id! } }
     : null;
@@ -77,7 +85,7 @@ export async function listItems(
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last
-      ? encodeListCursor(deps.cursorSecret, binding, { windowEnd: iso(windowEnd), updatedAt: iso(last.updated_at), id: last.id })
+      ? encodeListCursor(deps.cursorKey, binding, { windowEnd: iso(windowEnd), updatedAt: iso(last.updated_at), id: last.id })
       : null;
   return {
     data: page.map((row) => (row.deleted_at ? tombstone(row) : presentItem(row, restaurant.currency))),
@@ -99,26 +107,11 @@ async function requireItemAccess(
 ) {
   if (!isId('itm', itemId)) throw noSuchItem();
   const found = await deps.itemAccess.find(principal.owner, itemId);
-  if (!found) throw noSuchItem();
+  // A publishable key is public: through it, a draft or archived dish does not exist.
+  if (!found || (principal.keyType === 'publishable' && found.item.status !== 'published')) throw noSuchItem();
   requireEntitlement(found.restaurant, found.grantScopes, 'assets:read');
   if (options.meter) await meterApiRequest(deps.usageMeter, principal, found.restaurant, deps.now());
   return found;
-}
-
-const VIEW_TOKEN_LIFETIME_MS = 24 * 3600 * 1000;
-
-function viewToken(deps: CatalogDeps, principal: KeyPrincipal, itemId: string): string {
-  const expires = deps.now().getTime() + VIEW_TOKEN_LIFETIME_MS;
-  const mac = createHmac('sha256', deps.cursorSecret).update(`view|${principal.keyId}|${itemId}|${expires}`).digest('base64url');
-  return `${expires}.${mac}`;
-}
-
-function validViewToken(deps: CatalogDeps, principal: KeyPrincipal, itemId: string, token: string): boolean {
-  const [expires, mac] = token.split('.');
-  if (!expires || !mac || !/^\d{1,15}$/.test(expires) || Number(expires) <= deps.now().getTime()) return false;
-  const expected = createHmac('sha256', deps.cursorSecret).update(`view|${principal.keyId}|${itemId}|${expires}`).digest();
-  const given = Buffer.from(mac, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /**
@@ -131,7 +124,7 @@ export async function getEmbedItem(
   itemId: string,
   view: string | undefined,
 ): Promise<TEmbedItem> {
-  const refresh = view !== undefined && validViewToken(deps, principal, itemId, view);
+  const refresh = view !== undefined && deps.viewTokens.isValid(view, principal.keyId, itemId, deps.now());
   const { item, publicMenuUrl } = await requireItemAccess(deps, principal, itemId, { meter: !refresh });
   const assets = signAssets(deps, item, ['usdz', 'glb']);
   return {
@@ -143,7 +136,7 @@ export async function getEmbedItem(
     expiresAt: assets?.expiresAt ?? iso(deps.now()),
     publicMenuUrl,
     testMode: principal.environment === 'test',
-    viewToken: refresh ? view! : viewToken(deps, principal, itemId),
+    viewToken: refresh ? view : deps.viewTokens.issue(principal.keyId, itemId, deps.now()),
   };
 }
 

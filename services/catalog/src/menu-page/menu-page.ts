@@ -1,7 +1,7 @@
 import escapeHtml from 'escape-html';
 import { derivePublishableKey } from '@partner/auth';
-import { findRestaurantById, listPublishedItems, listSections, type ItemRow } from '@partner/db';
-import { requireActiveSubscription } from '@partner/platform';
+import { findRestaurantById, type ItemRow, listPublishedItems, listSections } from '@partner/db';
+import { requireActiveSubscription } from '@partner/entitlements';
 import type { CatalogDeps } from '../deps.js';
 
 const price = (cents: number, currency: string) => {
@@ -20,7 +20,8 @@ const price = (cents: number, currency: string) => {
  */
 export async function renderMenuPage(deps: CatalogDeps, restaurantId: string): Promise<string | null> {
   const restaurant = await findRestaurantById(deps.db, restaurantId);
-  if (!restaurant) return null;
+  // Switched off by its owner: no page (and console has revoked its key).
+  if (!restaurant?.menu_page_enabled) return null;
   try {
     requireActiveSubscription(restaurant);
   } catch {

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { keyPrincipal } from '@partner/auth';
+import { keyPrincipal } from '@partner/http';
 import type { CatalogDeps } from '../deps.js';
 import { getMenu } from './menu.service.js';
 

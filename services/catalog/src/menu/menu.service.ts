@@ -1,7 +1,8 @@
 import type { KeyPrincipal } from '@partner/auth';
+import { iso, presentItem, presentRestaurant } from '@partner/views';
+import { listPublishedItems, listSections, menuEtag } from '@partner/db';
+import { meterApiRequest, requireRestaurantAccess } from '@partner/entitlements';
 import type { TMenu } from '@partner/contracts';
-import { iso, listPublishedItems, listSections, presentItem, presentRestaurant } from '@partner/db';
-import { menuEtag, meterApiRequest, requireRestaurantAccess } from '@partner/platform';
 import type { CatalogDeps } from '../deps.js';
 
 export type MenuAnswer = { notModified: true; etag: string } | { notModified: false; etag: string; menu: TMenu };

@@ -1,7 +1,10 @@
+import type { HmacKey } from '@partner/signing';
 import type { KeyPrincipal } from '@partner/auth';
+import { type Db, findRestaurantById, listReachableRestaurants } from '@partner/db';
+import { presentRestaurant } from '@partner/views';
+import { decodeListCursor, encodeListCursor } from '@partner/signing';
+import { requireActiveSubscription } from '@partner/entitlements';
 import type { TRestaurant } from '@partner/contracts';
-import { findRestaurantById, listReachableRestaurants, presentRestaurant, type Db } from '@partner/db';
-import { decodeListCursor, encodeListCursor, requireActiveSubscription } from '@partner/platform';
 
 export interface RestaurantPage {
   data: TRestaurant[];
@@ -13,7 +16,7 @@ export interface RestaurantPage {
  * Cursors are bound to the key's owner: another owner's cursor is refused as foreign.
  */
 export async function listRestaurants(
-  deps: { db: Db; cursorSecret: string },
+  deps: { db: Db; cursorKey: HmacKey },
   principal: KeyPrincipal,
   query: { limit: number; cursor?: string },
 ): Promise<RestaurantPage> {
@@ -22,10 +25,10 @@ export async function listRestaurants(
     if (own) requireActiveSubscription(own);
   }
   const binding = { listing: 'restaurants', scope: principal.owner.id, filters: [] };
-  const afterId = query.cursor ? decodeListCursor(deps.cursorSecret, query.cursor, binding).after! : null;
+  const afterId = query.cursor ? decodeListCursor(deps.cursorKey, query.cursor, binding).after! : null;
   const rows = await listReachableRestaurants(deps.db, principal.owner, { afterId, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? encodeListCursor(deps.cursorSecret, binding, { after: last.id }) : null;
+  const nextCursor = rows.length > query.limit && last ? encodeListCursor(deps.cursorKey, binding, { after: last.id }) : null;
   return { data: page.map(presentRestaurant), meta: { nextCursor } };
 }

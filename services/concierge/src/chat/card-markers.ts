@@ -16,8 +16,10 @@ export class CardMarkerFilter {
       if (!this.ids.includes(id)) this.ids.push(id);
       return '';
     });
-    const open = visible.lastIndexOf('[');
-    // A '[' near the end may be the start of a marker still arriving.
+    let open = visible.lastIndexOf('[');
+    // A '[' near the end may be the start of a marker still arriving; from its first bracket on,
+    // or a chunk ending inside `[[itm_` would let the first '[' through and the rest never match.
+    if (open > 0 && visible[open - 1] === '[') open--;
     if (open !== -1 && visible.length - open < LONGEST_MARKER && !visible.slice(open).includes(']]')) {
       this.pending = visible.slice(open);
       return visible.slice(0, open);

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { keyPrincipal } from '@partner/auth';
+import { VISITOR_HEADER } from '@partner/auth';
+import { keyPrincipal, parseWith } from '@partner/http';
 import { ZChatRequest } from '@partner/contracts';
-import { parseWith } from '@partner/kit';
 import type { ConciergeDeps } from '../deps.js';
 import { bootstrap, prepareTurn, runTurn } from './concierge.service.js';
 import { SseStream } from './sse.js';
@@ -16,7 +16,9 @@ export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): vo
     res.once('close', () => abort.abort());
     const sse = new SseStream(res, deps.heartbeatMs);
     try {
-      await runTurn(deps, principal, restaurant, body, sse, abort.signal);
+      // The gateway names the visitor on publishable keys' requests; a secret key's server has none.
+      const visitor = principal.keyType === 'publishable' ? req.get(VISITOR_HEADER) : undefined;
+      await runTurn(deps, { principal, visitor }, restaurant, body, sse, abort.signal);
     } catch (err) {
       req.log.error({ err }, 'concierge turn failed');
       sse.send('error', { code: 'internal_error', message: 'Something went wrong on our side.' });

@@ -1,8 +1,9 @@
 import type { KeyPrincipal } from '@partner/auth';
-import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
 import { findRestaurantForOwner, readPlatformSettings, type RestaurantRow } from '@partner/db';
-import { AppError, newId } from '@partner/kit';
-import { billingPeriod } from '@partner/platform';
+import { AppError } from '@partner/contracts';
+import { newId } from '@partner/http';
+import { billingPeriod } from '@partner/entitlements';
+import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
 import type { ConciergeDeps } from '../deps.js';
 import { tokenize, type MenuEntry } from '../grounding/menu-index.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
@@ -25,10 +26,16 @@ async function servable(deps: ConciergeDeps, restaurant: RestaurantRow): Promise
   return !(await readPlatformSettings(deps.db)).conciergeKillSwitch;
 }
 
-/** The embed's bootstrap: every state that cannot be served is `{ enabled: false }`, never an error. */
+/** An integrator's keys chat only where the restaurant's grant includes the scope; a restaurant's own keys need no grant. */
+const grantAllowsChat = (grantScopes: string[] | null) => !grantScopes || grantScopes.includes('concierge:chat');
+
+/**
+ * The embed's bootstrap: every state that cannot be served is `{ enabled: false }`, never an error;
+ * that includes a grant without concierge:chat, whose turns would be refused.
+ */
 export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<TConciergeBootstrap> {
   const found = await findRestaurantForOwner(deps.db, principal.owner, restaurantId);
-  if (!found || !(await servable(deps, found.restaurant))) return { enabled: false };
+  if (!found || !grantAllowsChat(found.grantScopes) || !(await servable(deps, found.restaurant))) return { enabled: false };
   const { restaurant } = found;
   return {
     enabled: true,
@@ -45,7 +52,7 @@ export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, re
 export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<RestaurantRow> {
   const found = await findRestaurantForOwner(deps.db, principal.owner, restaurantId);
   if (!found) throw new AppError('not_found', 'No such restaurant.');
-  if (found.grantScopes && !found.grantScopes.includes('concierge:chat')) {
+  if (!grantAllowsChat(found.grantScopes)) {
     throw new AppError('forbidden_scope', "The restaurant's grant to your organisation does not include the concierge:chat scope.");
   }
   if (!(await servable(deps, found.restaurant))) {
@@ -60,14 +67,14 @@ export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, 
  */
 export async function runTurn(
   deps: ConciergeDeps,
-  principal: KeyPrincipal,
+  caller: { principal: KeyPrincipal; visitor: string | undefined },
   restaurant: RestaurantRow,
   request: TChatRequest,
   sse: SseStream,
   signal: AbortSignal,
 ): Promise<void> {
   const turnId = newId('trn');
-  const testMode = principal.environment === 'test';
+  const testMode = caller.principal.environment === 'test';
   sse.send('meta', {
     turnId,
     restaurant: { id: restaurant.id, name: restaurant.name },
@@ -76,12 +83,36 @@ export async function runTurn(
     testMode,
   });
 
-  // One allowance per restaurant for every channel; test keys spend none.
+  const provider = testMode ? deps.sandboxProvider : deps.liveProvider;
+  // Before metering: a turn no model can answer must not spend the restaurant's allowance.
+  if (!provider) {
+    sse.send('error', { code: 'provider_not_configured', message: 'No model is configured for live conversations.' });
+    return;
+  }
+
+  // One allowance per restaurant for every channel; test keys spend none. A page's visitor first
+  // spends from their own share of it, so that one visitor cannot spend the month.
   if (!testMode) {
+    const period = billingPeriod(restaurant.billing_anchor, deps.now());
+    if (caller.visitor) {
+      const allowed = await deps.visitorShares.take({
+        restaurantId: restaurant.id,
+        visitor: caller.visitor,
+        period,
+        allowance: restaurant.concierge_allowance,
+      });
+      if (!allowed) {
+        sse.send('error', {
+          code: 'concierge_allowance_exhausted',
+          message: "You have used this month's share of the assistant on this restaurant's pages.",
+        });
+        return;
+      }
+    }
     const granted = await deps.usageMeter.take({
       restaurantId: restaurant.id,
       metric: 'concierge_messages',
-      periodStart: billingPeriod(restaurant.billing_anchor, deps.now()).start,
+      periodStart: period.start,
       limit: restaurant.concierge_allowance,
     });
     if (!granted) {
@@ -89,12 +120,6 @@ export async function runTurn(
       return;
     }
   }
-  const provider = testMode ? deps.sandboxProvider : deps.liveProvider;
-  if (!provider) {
-    sse.send('error', { code: 'provider_not_configured', message: 'No model is configured for live conversations.' });
-    return;
-  }
-
   const index = await deps.menuIndexes.get(deps.db, restaurant.id);
   const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
   const retrieved = index.search(question);

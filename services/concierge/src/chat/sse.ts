@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { TConciergeEvent } from '@partner/contracts';
-import { markNotReplayable } from '@partner/platform';
+import { markNotReplayable } from '@partner/http';
 
 /**
  * A Server-Sent Events response: headers that keep proxies from buffering, one `event:`/`data:` pair

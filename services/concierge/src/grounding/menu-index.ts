@@ -1,5 +1,5 @@
-import { listPublishedItems, type Executor } from '@partner/db';
-import { menuEtag } from '@partner/platform';
+import { LRUCache } from 'lru-cache';
+import { type Executor, listPublishedItems, menuEtag } from '@partner/db';
 
 export interface MenuEntry {
   id: string;
@@ -60,9 +60,13 @@ export class MenuIndex {
   }
 }
 
-/** One index per restaurant, rebuilt when the menu's ETag moves. */
+/** One index per restaurant (the most recently asked `maxRestaurants`), rebuilt when the menu's ETag moves. */
 export class MenuIndexCache {
-  private readonly cached = new Map<string, { etag: string; index: MenuIndex }>();
+  private readonly cached: LRUCache<string, { etag: string; index: MenuIndex }>;
+
+  constructor(maxRestaurants = 1_000) {
+    this.cached = new LRUCache({ max: maxRestaurants });
+  }
 
   async get(db: Executor, restaurantId: string): Promise<MenuIndex> {
     const { etag } = await menuEtag(db, restaurantId);

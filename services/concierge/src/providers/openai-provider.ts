@@ -5,7 +5,7 @@ import type { ChatProvider, ChatTurnInput } from './provider.js';
 export class OpenAIChatProvider implements ChatProvider {
   private readonly client: OpenAI;
 
-  constructor(private readonly options: { apiKey: string; baseURL?: string; model: string }) {
+  constructor(private readonly options: { apiKey: string; baseURL?: string; model: string; maxOutputTokens: number }) {
     this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: 60_000 });
   }
 
@@ -15,6 +15,7 @@ export class OpenAIChatProvider implements ChatProvider {
         model: this.options.model,
         stream: true,
         temperature: 0.2,
+        max_tokens: this.options.maxOutputTokens,
         messages: [{ role: 'system', content: input.system }, ...input.messages],
       },
       { signal: input.signal },

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
-import { listGrants } from '@partner/db';
-import { parseWith } from '@partner/kit';
+import { listGrants } from './grants.repository.js';
+import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import {
   approveConnectLink,

@@ -1,29 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { keyInvalidations } from '@partner/auth';
-import type { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
+import { accessInvalidations, keyInvalidations, newId } from '@partner/http';
+import { asScopes, randomBase62 } from '@partner/auth';
 import {
-  asScopes,
   consumeConnectLink,
   findActiveGrant,
   findGrantById,
-  findIntegratorOrgById,
-  findRestaurantById,
   insertConnectLink,
   insertGrant,
-  insertOutboxEvent,
-  insertIntegratorOrg,
-  isUniqueViolation,
-  iso,
   revokeGrant,
   updateGrantScopes,
-  updateIntegratorOrg,
-  type Executor,
-  type GrantRow,
-  type IntegratorOrgRow,
-} from '@partner/db';
-import { AppError, newId, randomBase62 } from '@partner/kit';
-import { accessInvalidations } from '@partner/platform';
+} from './grants.repository.js';
+import { findIntegratorOrgById, insertIntegratorOrg, updateIntegratorOrg } from './integrators.repository.js';
+import { type Executor, findRestaurantById, type GrantRow, insertOutboxEvent, type IntegratorOrgRow, isUniqueViolation } from '@partner/db';
+import { AppError } from '@partner/contracts';
+import type { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
 import type { ConsoleDeps } from '../deps.js';
 
 const DEFAULT_GRANT_SCOPES = ['menu:read', 'assets:read', 'webhooks:manage', 'concierge:chat'];
@@ -37,7 +28,7 @@ export const presentIntegrator = (row: IntegratorOrgRow) => ({
   slug: row.slug,
   suspended: row.suspended,
   contactEmail: row.contact_email,
-  createdAt: iso(row.created_at),
+  createdAt: row.created_at.toISOString(),
 });
 
 export const presentGrant = (row: GrantRow) => ({
@@ -46,8 +37,8 @@ export const presentGrant = (row: GrantRow) => ({
   integratorOrgId: row.integrator_org_id,
   scopes: asScopes(row.scopes),
   status: row.status,
-  createdAt: iso(row.created_at),
-  revokedAt: row.revoked_at ? iso(row.revoked_at) : null,
+  createdAt: row.created_at.toISOString(),
+  revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
 });
 
 export async function createIntegrator(deps: ConsoleDeps, body: z.infer<typeof ZCreateIntegrator>) {
@@ -85,7 +76,7 @@ export async function createConnectLink(deps: ConsoleDeps, integratorOrgId: stri
     scopes: body.scopes ?? DEFAULT_GRANT_SCOPES,
     expires_at: expiresAt,
   });
-  return { token, url: new URL(`/connect/${token}`, deps.publicUrl).toString(), expiresAt: iso(expiresAt) };
+  return { token, url: new URL(`/connect/${token}`, deps.publicUrl).toString(), expiresAt: expiresAt.toISOString() };
 }
 
 /**

@@ -1,11 +1,17 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { ZCreateKey, zId } from '@partner/contracts';
-import { parseWith } from '@partner/kit';
+import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { createKey, listKeys, revokeKey } from './keys.service.js';
 
-const ZKeyFilter = z.strictObject({ restaurantId: zId('rst').optional(), integratorOrgId: zId('org').optional() });
+/** A key belongs to a restaurant or an integrator, never both: asking for both would always list nothing. */
+const ZKeyFilter = z
+  .strictObject({ restaurantId: zId('rst').optional(), integratorOrgId: zId('org').optional() })
+  .refine((filter) => !(filter.restaurantId && filter.integratorOrgId), {
+    path: ['integratorOrgId'],
+    message: 'Give restaurantId or integratorOrgId, not both',
+  });
 
 export function registerKeyRoutes(router: Router, deps: ConsoleDeps): void {
   router.post('/console/keys', async (req, res) => {

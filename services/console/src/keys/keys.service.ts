@@ -1,18 +1,11 @@
 import type { z } from 'zod';
-import { DEFAULT_SECRET_SCOPES, generateApiKey, keyInvalidations, redactKey } from '@partner/auth';
+import { asScopes, DEFAULT_SECRET_SCOPES, generateApiKey, isWildcardTooBroad, redactKey } from '@partner/auth';
+import { keyInvalidations, newId } from '@partner/http';
+import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, revokeApiKey } from './keys.repository.js';
+import { findIntegratorOrgById } from '../integrators/integrators.repository.js';
+import { type ApiKeyRow, findRestaurantById } from '@partner/db';
+import { AppError } from '@partner/contracts';
 import type { ZCreateKey } from '@partner/contracts';
-import {
-  asScopes,
-  findApiKeyById,
-  findIntegratorOrgById,
-  findRestaurantById,
-  insertApiKey,
-  iso,
-  listApiKeysByOwner,
-  revokeApiKey,
-  type ApiKeyRow,
-} from '@partner/db';
-import { AppError, newId } from '@partner/kit';
 import type { ConsoleDeps } from '../deps.js';
 
 /** Live keys start at this per-minute ceiling unless created with another; test keys are capped at 60 anyway. */
@@ -30,11 +23,14 @@ export function presentKey(row: ApiKeyRow) {
     rateLimitPerMin: row.rate_limit_per_min,
     allowedOrigins: row.allowed_origins,
     redacted: redactKey(row.prefix, row.last4),
-    expiresAt: row.expires_at ? iso(row.expires_at) : null,
-    revokedAt: row.revoked_at ? iso(row.revoked_at) : null,
-    createdAt: iso(row.created_at),
+    expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
+    revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
   };
 }
+
+/** Active test keys an owner may hold at once. */
+export const MAX_TEST_KEYS_PER_OWNER = 10;
 
 /** The plaintext is in this response and nowhere else, ever: only its SHA-256 is stored. */
 export async function createKey(deps: ConsoleDeps, body: z.infer<typeof ZCreateKey>) {
@@ -45,24 +41,36 @@ export async function createKey(deps: ConsoleDeps, body: z.infer<typeof ZCreateK
     const param = body.restaurantId ? 'restaurantId' : 'integratorOrgId';
     throw new AppError('invalid_request', `${param}: no such owner.`, { param });
   }
+  const tooBroad = body.allowedOrigins?.find(isWildcardTooBroad);
+  if (tooBroad) {
+    throw new AppError('invalid_request', `allowedOrigins: ${tooBroad} would allow every site under a public suffix.`, {
+      param: 'allowedOrigins',
+    });
+  }
   if (body.expiresAt && new Date(body.expiresAt) <= deps.now()) {
     throw new AppError('invalid_request', 'expiresAt: must be in the future.', { param: 'expiresAt' });
   }
   const generated = generateApiKey(body.type, body.environment);
-  const row = await insertApiKey(deps.db, {
-    id: newId('key'),
-    key_hash: generated.hash,
-    prefix: generated.prefix,
-    last4: generated.last4,
-    type: body.type,
-    environment: body.environment,
-    name: body.name,
-    scopes: body.type === 'secret' ? [...(body.scopes ?? DEFAULT_SECRET_SCOPES)] : [],
-    rate_limit_per_min: body.rateLimitPerMin ?? DEFAULT_RATE_LIMIT[body.environment],
-    allowed_origins: body.allowedOrigins ?? [],
-    restaurant_id: body.restaurantId ?? null,
-    integrator_org_id: body.integratorOrgId ?? null,
-    expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+  const row = await deps.db.transaction().execute(async (tx) => {
+    // Test keys read live menus unmetered: an owner has a handful, not an unlimited supply.
+    if (body.environment === 'test' && (await lockOwnerTestKeys(tx, body, deps.now())) >= MAX_TEST_KEYS_PER_OWNER) {
+      throw new AppError('key_limit_reached', `An account may have ${MAX_TEST_KEYS_PER_OWNER} active test keys. Revoke one first.`);
+    }
+    return insertApiKey(tx, {
+      id: newId('key'),
+      key_hash: generated.hash,
+      prefix: generated.prefix,
+      last4: generated.last4,
+      type: body.type,
+      environment: body.environment,
+      name: body.name,
+      scopes: body.type === 'secret' ? [...(body.scopes ?? DEFAULT_SECRET_SCOPES)] : [],
+      rate_limit_per_min: body.rateLimitPerMin ?? DEFAULT_RATE_LIMIT[body.environment],
+      allowed_origins: body.allowedOrigins ?? [],
+      restaurant_id: body.restaurantId ?? null,
+      integrator_org_id: body.integratorOrgId ?? null,
+      expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+    });
   });
   return { ...presentKey(row), value: generated.value };
 }

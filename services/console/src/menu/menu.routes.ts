@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts';
-import { parseWith } from '@partner/kit';
+import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { createItem, createSection, deleteItem, getSections, updateItem } from './menu.service.js';
 

@@ -1,25 +1,20 @@
 import type { z } from 'zod';
 import type { TItem, TSection, ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts';
+import { findLiveItemById, findSectionById, insertItem, insertSection, markItemDeleted, updateLiveItem } from './menu.repository.js';
 import {
-  findLiveItemById,
+  type Executor,
   findRestaurantById,
-  findSectionById,
-  insertItem,
   insertOutboxEvent,
-  insertSection,
   isUniqueViolation,
+  type ItemRow,
   listSections,
   lockForItemWrite,
-  markItemDeleted,
-  presentItem,
-  updateLiveItem,
-  type Executor,
-  type ItemRow,
   type RestaurantRow,
   type SectionRow,
 } from '@partner/db';
-import { AppError, newId } from '@partner/kit';
-import { accessInvalidations } from '@partner/platform';
+import { presentItem } from '@partner/views';
+import { AppError } from '@partner/contracts';
+import { accessInvalidations, newId } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 
 const presentSection = (row: SectionRow): TSection => ({ id: row.id, name: row.name, position: row.position });

@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { validateBytes } from 'gltf-validator';
 import yauzl from 'yauzl';
-import type { AssetKind } from '@partner/platform';
+import type { AssetKind } from '@partner/assets';
 
 export type CheckResult = { ok: true } | { ok: false; reason: string };
 

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
-import { findLiveItemById, findRestaurantById, presentItem, settleModelUpload, startModelUpload, type ItemRow } from '@partner/db';
-import { AppError } from '@partner/kit';
-import { assetStorageKey, type AssetKind } from '@partner/platform';
+import { findLiveItemById } from '../menu/menu.repository.js';
+import { findRestaurantById, type ItemRow } from '@partner/db';
+import { presentItem } from '@partner/views';
+import { settleModelUpload, startModelUpload } from './models.repository.js';
+import { AppError } from '@partner/contracts';
+import { type AssetKind, assetStorageKey } from '@partner/assets';
 import type { ConsoleDeps } from '../deps.js';
 import { recordItemEvent, writeItemChange } from '../menu/menu.service.js';
 import { checkGlb, checkThumbnail, checkUsdz } from './model-checks.js';

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { AppError } from '@partner/kit';
+import { AppError } from '@partner/contracts';
 
 /** Reads the named files of a multipart/form-data body into memory, within a per-file size limit. */
 export function readMultipartFiles(

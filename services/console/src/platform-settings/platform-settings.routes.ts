@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import { ZKillSwitch } from '@partner/contracts';
-import { readPlatformSettings, writePlatformSetting } from '@partner/db';
-import { parseWith } from '@partner/kit';
+import { readPlatformSettings } from '@partner/db';
+import { writePlatformSetting } from './platform-settings.repository.js';
+import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 
 /** The platform kill switch: when on, no restaurant's concierge is servable (spec 3). */

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
-import { parseWith } from '@partner/kit';
+import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { createRestaurant, getRestaurant, getUsage, patchRestaurant } from './restaurants.service.js';
 

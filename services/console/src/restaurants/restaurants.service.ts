@@ -1,20 +1,18 @@
-import { derivePublishableKey, keyInvalidations } from '@partner/auth';
-import type { TConsoleRestaurant } from '@partner/contracts';
+import { derivePublishableKey } from '@partner/auth';
+import { accessInvalidations, keyInvalidations, newId } from '@partner/http';
+import { billingPeriod, readUsage } from '@partner/entitlements';
+import { findRestaurantById, isUniqueViolation, type RestaurantUpdate } from '@partner/db';
+import { insertApiKey, setMenuPageKeyRevoked } from '../keys/keys.repository.js';
+import { insertRestaurant, updateRestaurant } from './restaurants.repository.js';
+import { presentConsoleRestaurant } from '../present.js';
+import { AppError } from '@partner/contracts';
+import type { TConsoleRestaurant, ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
 import type { z } from 'zod';
-import type { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
-import {
-  readUsage,
-  findRestaurantById,
-  insertApiKey,
-  insertRestaurant,
-  isUniqueViolation,
-  presentConsoleRestaurant,
-  updateRestaurant,
-  type RestaurantUpdate,
-} from '@partner/db';
-import { AppError, newId } from '@partner/kit';
-import { accessInvalidations, billingPeriod } from '@partner/platform';
 import type { ConsoleDeps } from '../deps.js';
+
+const menuPageKey = (deps: ConsoleDeps, restaurantId: string) =>
+  derivePublishableKey(deps.menuPageKeySecret, `menu-page:${restaurantId}`, deps.menuPageKeyEnvironment);
+const menuPageKeyHash = (deps: ConsoleDeps, restaurantId: string) => menuPageKey(deps, restaurantId).hash;
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {
   try {
@@ -31,7 +29,7 @@ export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof Z
         concierge_welcome_message: null,
       });
       // The public menu page's embeds use a live publishable key that only the gateway's origin may use.
-      const key = derivePublishableKey(deps.menuPageKeySecret, `menu-page:${created.id}`, deps.menuPageKeyEnvironment);
+      const key = menuPageKey(deps, created.id);
       await insertApiKey(tx, {
         id: newId('key'),
         key_hash: key.hash,
@@ -77,9 +75,18 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
     concierge_welcome_message: body.concierge?.welcomeMessage,
     house_notes: body.houseNotes,
     contact_email: body.contactEmail,
+    menu_page_enabled: body.menuPageEnabled,
   };
-  const row = await updateRestaurant(deps.db, id, changes);
+  const row = await deps.db.transaction().execute(async (tx) => {
+    const updated = await updateRestaurant(tx, id, changes);
+    // The page's key lives only while the page is on (it is printed in the page).
+    if (updated && body.menuPageEnabled !== undefined) {
+      await setMenuPageKeyRevoked(tx, menuPageKeyHash(deps, id), body.menuPageEnabled ? null : deps.now());
+    }
+    return updated;
+  });
   if (!row) throw new AppError('not_found', 'No such restaurant.');
+  if (body.menuPageEnabled !== undefined) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: id });
   // Entitlements, quota and currency are cached with item lookups in the catalog; suspension is
   // enforced at the gateway from cached key lookups: tell every replica now.
   await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: id });

@@ -1,20 +1,29 @@
-import type { Router } from 'express';
-import { findWebhookEndpoint, updateWebhookEndpoint } from '@partner/db';
-import { AppError, parseWith } from '@partner/kit';
-import { listDeliveries, presentWebhookEndpoint, resendDelivery, ZDeliveryQuery } from '@partner/platform';
+import type { RequestHandler, Router } from 'express';
 import type { ConsoleDeps } from '../deps.js';
 
-/** The dashboard's webhook actions, for any owner: the delivery log, resend, and re-enabling an endpoint. */
+/** The dashboard's webhook actions, for any owner: the delivery log, resend, re-enabling an endpoint. */
 export function registerWebhookRoutes(router: Router, deps: ConsoleDeps): void {
-  router.get('/console/webhook-deliveries', async (req, res) => {
-    res.json(await listDeliveries({ db: deps.db, cursorSecret: deps.cursorSecret }, null, parseWith(ZDeliveryQuery, req.query, 'query')));
-  });
-  router.post('/console/webhook-deliveries/:id/resend', async (req, res) => {
-    res.status(201).json({ data: await resendDelivery(deps, null, req.params.id) });
-  });
-  router.post('/console/webhook-endpoints/:id/enable', async (req, res) => {
-    if (!(await findWebhookEndpoint(deps.db, req.params.id))) throw new AppError('not_found', 'No such webhook endpoint.');
-    const row = await updateWebhookEndpoint(deps.db, req.params.id, { status: 'active', disabled_reason: null });
-    res.json({ data: presentWebhookEndpoint(row!) });
-  });
+  const forward =
+    (method: 'GET' | 'POST', path: (id: string) => string): RequestHandler<{ id?: string }> =>
+    async (req, res) => {
+      const answer = await deps.webhooks.call({
+        method,
+        path: path(encodeURIComponent(req.params.id ?? '')),
+        query: req.query,
+        requestId: req.requestId,
+      });
+      res.status(answer.status).json(answer.body);
+    };
+  router.get(
+    '/console/webhook-deliveries',
+    forward('GET', () => '/internal/webhook-deliveries'),
+  );
+  router.post(
+    '/console/webhook-deliveries/:id/resend',
+    forward('POST', (id) => `/internal/webhook-deliveries/${id}/resend`),
+  );
+  router.post(
+    '/console/webhook-endpoints/:id/enable',
+    forward('POST', (id) => `/internal/webhook-endpoints/${id}/enable`),
+  );
 }

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { environmentFromPrefix, hashApiKey, parseApiKey } from '@partner/auth';
-import type { TEnvironment } from '@partner/contracts';
 import type { KeyWithOwner } from '@partner/db';
-import { AppError } from '@partner/kit';
+import { AppError } from '@partner/contracts';
+import type { TEnvironment } from '@partner/contracts';
 import type { KeyCache } from './key-cache.js';
 
 export interface AuthenticatedKey extends KeyWithOwner {
@@ -30,7 +30,7 @@ export function claimedEnvironment(req: Request): TEnvironment {
  * attacker learns nothing about which keys exist. Malformed keys (wrong shape or checksum) are refused
  * before any lookup.
  */
-export async function authenticate(req: Request, cache: KeyCache, now: Date): Promise<AuthenticatedKey> {
+export async function authenticate(req: Request, cache: KeyCache, now: Date, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey> {
   const header = req.headers.authorization;
   const token = bearerToken(req);
   if (!token) {
@@ -38,7 +38,7 @@ export async function authenticate(req: Request, cache: KeyCache, now: Date): Pr
   }
   const parsed = parseApiKey(token);
   if (!parsed) throw new AppError('invalid_api_key', INVALID);
-  const record = await cache.lookup(hashApiKey(token));
+  const record = await cache.lookup(hashApiKey(token), beforeQuery);
   if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now)) {
     throw new AppError('invalid_api_key', INVALID);
   }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@partner/auth';
-import { insertApiKey, insertRestaurant } from '@partner/db';
-import { useTestDatabase, type TestDatabase } from '@partner/db/testing';
+import { insertApiKey, insertRestaurant, type TestDatabase, useTestDatabase } from '@partner/testing';
 import { KeyCache } from './key-cache.js';
 
 let database: TestDatabase;
@@ -35,10 +34,6 @@ describe('KeyCache', () => {
       name: 'Cache',
       slug: 'cache',
       currency: 'USD',
-      public_menu_url: null,
-      house_notes: null,
-      concierge_display_name: null,
-      concierge_welcome_message: null,
     });
     const known = generateApiKey('secret', 'live');
     await insertApiKey(database.db, {

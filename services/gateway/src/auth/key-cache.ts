@@ -1,6 +1,6 @@
-import { findKeyWithOwnerByHash, type Db, type KeyWithOwner } from '@partner/db';
-import type { KeyInvalidation } from '@partner/auth';
-import { InvalidatedCache } from '@partner/kit';
+import { LRUCache } from 'lru-cache';
+import { type Db, findKeyWithOwnerByHash, type KeyWithOwner } from '@partner/db';
+import { InvalidatedCache, type KeyInvalidation } from '@partner/http';
 
 /**
  * Unknown keys are remembered briefly, apart from known ones (so a flood of made-up keys can neither
@@ -17,19 +17,23 @@ const MAX_UNKNOWN = 10_000;
  */
 export class KeyCache {
   private readonly known: InvalidatedCache<KeyWithOwner>;
-  private readonly unknown = new Map<string, number>();
+  private readonly unknown: LRUCache<string, true>;
   private readonly now: () => number;
 
   constructor(private readonly options: { db: Db; ttlMs: number; now?: () => number; maxEntries?: number }) {
     this.now = options.now ?? Date.now;
     this.known = new InvalidatedCache({ ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 100_000, now: this.now });
+    this.unknown = new LRUCache({ max: MAX_UNKNOWN, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now: this.now } });
   }
 
-  async lookup(keyHash: string): Promise<KeyWithOwner | undefined> {
-    const missingSince = this.unknown.get(keyHash);
-    if (missingSince !== undefined && this.now() - missingSince < UNKNOWN_TTL_MS) return undefined;
-    const record = await this.known.get(keyHash, () => findKeyWithOwnerByHash(this.options.db, keyHash));
-    if (!record) this.rememberUnknown(keyHash);
+  /** `beforeQuery` runs only when the lookup must go to the database (it may refuse by throwing). */
+  async lookup(keyHash: string, beforeQuery?: () => Promise<void>): Promise<KeyWithOwner | undefined> {
+    if (this.unknown.has(keyHash)) return undefined;
+    const record = await this.known.get(keyHash, async () => {
+      await beforeQuery?.();
+      return findKeyWithOwnerByHash(this.options.db, keyHash);
+    });
+    if (!record) this.unknown.set(keyHash, true);
     return record;
   }
 
@@ -39,10 +43,5 @@ export class KeyCache {
 
   clear(): void {
     this.known.clear();
-  }
-
-  private rememberUnknown(hash: string): void {
-    if (this.unknown.size >= MAX_UNKNOWN) this.unknown.delete(this.unknown.keys().next().value!);
-    this.unknown.set(hash, this.now());
   }
 }

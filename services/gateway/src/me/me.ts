@@ -1,5 +1,5 @@
 import type { TKeyMetadata } from '@partner/contracts';
-import { asScopes } from '@partner/db';
+import { asScopes } from '@partner/auth';
 import type { AuthenticatedKey } from '../auth/authenticate.js';
 import { limitsFor } from '../rate-limit/rate-limiter.js';
 

@@ -1,8 +1,8 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorHandler, listen, requestContext, silentLogger, type RunningServer } from '@partner/kit';
+import { errorHandler, listen, requestContext, type RunningServer, silentLogger } from '@partner/http';
 import { ServiceProxy } from './proxy.js';
 
 // The proxy against a real upstream HTTP server that streams, as the concierge will.
@@ -11,16 +11,16 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-async function upstream(handler: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<string> {
+async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
   const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-  server.on('connection', (socket) => closers.unshift(async () => void socket.destroy()));
+  server.on('connection', (socket) => closers.unshift(() => Promise.resolve(socket.destroy()).then(() => undefined)));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function gatewayTo(origin: string): Promise<RunningServer> {
-  const proxy = new ServiceProxy({ catalog: origin, webhooks: origin, concierge: origin });
+async function gatewayTo(origin: string, maxBodyBytes = 1024 * 1024): Promise<RunningServer> {
+  const proxy = new ServiceProxy({ catalog: origin, webhooks: origin, concierge: origin }, maxBodyBytes);
   const app = express();
   app.use(requestContext(silentLogger(), { trustIncomingId: false }));
   app.use((req, res) => proxy.forward('concierge', req, res, { 'x-internal-token': 'token-for-test' }));
@@ -34,6 +34,55 @@ async function gatewayTo(origin: string): Promise<RunningServer> {
 }
 
 describe('ServiceProxy', () => {
+  it('refuses a chunked body with 413 once it passes the limit; the service never gets it whole', async () => {
+    let receivedBytes = 0;
+    const origin = await upstream((req, res) => {
+      req.on('data', (chunk: Buffer) => (receivedBytes += chunk.length));
+      req.on('end', () => res.end('{}'));
+      req.on('error', () => {});
+    });
+    const gateway = await gatewayTo(origin, 1000);
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { port: gateway.port, host: '127.0.0.1', path: '/chat', method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', reject);
+      // No Content-Length: Node sends it chunked, 600 bytes at a time.
+      for (let i = 0; i < 4; i++) req.write('x'.repeat(600));
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect(JSON.parse(body).error.code).toBe('payload_too_large');
+    expect(receivedBytes).toBeLessThan(2400);
+  });
+
+  it('forwards a chunked body within the limit whole', async () => {
+    let received = '';
+    const origin = await upstream((req, res) => {
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (received += chunk));
+      req.on('end', () => res.end('{}'));
+    });
+    const gateway = await gatewayTo(origin, 1000);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ port: gateway.port, host: '127.0.0.1', path: '/chat', method: 'POST' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', reject);
+      req.write('a'.repeat(500));
+      req.end('b'.repeat(500));
+    });
+    expect(status).toBe(200);
+    expect(received).toBe('a'.repeat(500) + 'b'.repeat(500));
+  });
+
   it('passes an SSE response through event by event, without buffering', async () => {
     let sendSecond: () => void = () => {};
     const origin = await upstream((_req, res) => {

@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type Readable, Transform } from 'node:stream';
 import type { Request, Response } from 'express';
 import { Pool, type Dispatcher } from 'undici';
-import { INTERNAL_TOKEN_HEADER } from '@partner/auth';
-import { AppError } from '@partner/kit';
+import { INTERNAL_TOKEN_HEADER, VISITOR_HEADER } from '@partner/auth';
+import { AppError } from '@partner/contracts';
 import type { ServiceName } from '../routing/route-table.js';
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and what only the gateway may set never cross the hop.
@@ -19,6 +20,7 @@ const NOT_FORWARDED = new Set([
   'authorization',
   'cookie',
   INTERNAL_TOKEN_HEADER,
+  VISITOR_HEADER,
   'x-request-id',
 ]);
 /** Answers up to this size are read whole and sent in one write; anything longer, or unsized, streams. */
@@ -41,10 +43,32 @@ function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, st
  * backpressure, never buffered. A client that goes away aborts the upstream request, which a
  * streaming service sees as a closed connection.
  */
+/** Raised by the body counter: the request body went past the limit while it was being forwarded. */
+class BodyTooLarge extends Error {}
+
+/**
+ * The request body as it is forwarded, counted: a body without a Content-Length (chunked) is refused
+ * once it passes the limit, like a declared one, and never reaches the service whole.
+ */
+function countedBody(req: Request, maxBytes: number): Readable {
+  let seen = 0;
+  return req.pipe(
+    new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        seen += chunk.length;
+        callback(seen > maxBytes ? new BodyTooLarge(`the body passed ${maxBytes} bytes`) : null, chunk);
+      },
+    }),
+  );
+}
+
 export class ServiceProxy {
   private readonly pools: Record<ServiceName, Pool>;
 
-  constructor(origins: Record<ServiceName, string>) {
+  constructor(
+    origins: Record<ServiceName, string>,
+    private readonly maxBodyBytes: number,
+  ) {
     const pool = (origin: string) =>
       new Pool(origin, {
         connections: 128,
@@ -72,10 +96,10 @@ export class ServiceProxy {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       this.pools[service].dispatch(
         {
-          method: req.method as Dispatcher.HttpMethod,
+          method: req.method,
           path: req.originalUrl,
           headers: forwardedHeaders(req.headers, extraHeaders),
-          body: hasBody ? req : null,
+          body: hasBody ? countedBody(req, this.maxBodyBytes) : null,
         },
         {
           onRequestStart: (controller) => {
@@ -110,6 +134,9 @@ export class ServiceProxy {
             if (answered) {
               res.destroy();
               return resolve();
+            }
+            if (err instanceof BodyTooLarge || err.cause instanceof BodyTooLarge) {
+              return reject(new AppError('payload_too_large', `Request bodies are limited to ${this.maxBodyBytes} bytes.`, { cause: err }));
             }
             reject(new AppError('service_unavailable', 'The service behind this route is unavailable. Retry shortly.', { cause: err }));
           },

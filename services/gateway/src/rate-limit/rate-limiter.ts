@@ -1,11 +1,12 @@
 import pTimeout from 'p-timeout';
-import { AppError, type RedisClient } from '@partner/kit';
+import { AppError } from '@partner/contracts';
+import type { RedisClient } from '@partner/http';
 
 // One round trip per request. Fixed one-minute windows aligned to Redis's own clock (every replica
 // agrees on the window), plus a UTC-day window for test keys. A refused request does not count.
+// ARGV[3], when given, is the time in seconds from an injected clock (tests pin their windows).
 const SCRIPT = `
-local now = redis.call('TIME')
-local sec = tonumber(now[1])
+local sec = tonumber(ARGV[3]) or tonumber(redis.call('TIME')[1])
 local perMinute = tonumber(ARGV[1])
 local perDay = tonumber(ARGV[2])
 local minuteStart = sec - (sec % 60)
@@ -46,6 +47,12 @@ export interface RateLimitDecision {
 export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
 
 /**
+ * Test traffic reads live menus unmetered, so besides each test key's own day, all test keys of one
+ * owner together get this many requests a UTC day.
+ */
+export const TEST_TRAFFIC_PER_OWNER_PER_DAY = 10_000;
+
+/**
  * Counts requests per key in Redis, shared by every replica. The client is expected to carry no
  * per-command timer (see connectRedis's `callerBoundsWaits`): each check is bounded here instead, and a
  * Redis that is down, slow or refusing answers `503 service_unavailable` rather than holding the
@@ -57,12 +64,24 @@ export class RateLimiter {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-    private readonly deadlineMs = 1_000,
+    private readonly options: {
+      /** How long a check may wait for Redis before answering 503. */
+      deadlineMs?: number;
+      /** Milliseconds since the epoch, for tests; production windows follow Redis's own clock. */
+      clock?: () => number;
+    } = {},
   ) {}
 
   async check(keyId: string, limits: { perMinute: number; perDay: number | null }): Promise<RateLimitDecision> {
     const reply = (await this.withinDeadline(
-      this.run([`${this.prefix}rl:${keyId}`], [String(limits.perMinute), String(limits.perDay ?? 0)]),
+      this.run(
+        [`${this.prefix}rl:${keyId}`],
+        [
+          String(limits.perMinute),
+          String(limits.perDay ?? 0),
+          ...(this.options.clock ? [String(Math.floor(this.options.clock() / 1000))] : []),
+        ],
+      ),
     )) as number[];
     const [allowed, remaining, reset, retryAfter] = reply.map(Number) as [number, number, number, number];
     return {
@@ -75,12 +94,13 @@ export class RateLimiter {
   }
 
   private async withinDeadline(work: Promise<unknown>): Promise<unknown> {
+    const deadlineMs = this.options.deadlineMs ?? 1_000;
     try {
       return await pTimeout(work, {
-        milliseconds: this.deadlineMs,
+        milliseconds: deadlineMs,
         // A function, so the error (and its stack) is built only when the deadline passes.
         fallback: () => {
-          throw new Error(`no answer from Redis within ${this.deadlineMs} ms`);
+          throw new Error(`no answer from Redis within ${deadlineMs} ms`);
         },
       });
     } catch (err) {

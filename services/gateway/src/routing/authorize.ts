@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { hasScope, isOriginAllowed } from '@partner/auth';
-import { AppError } from '@partner/kit';
+import { AppError } from '@partner/contracts';
 import type { AuthenticatedKey } from '../auth/authenticate.js';
 import type { Access } from './route-table.js';
 

@@ -1,7 +1,6 @@
 import type { Router } from 'express';
-import { keyPrincipal } from '@partner/auth';
-import { parseWith } from '@partner/kit';
-import { listDeliveries, resendDelivery, ZDeliveryQuery } from '@partner/platform';
+import { keyPrincipal, parseWith } from '@partner/http';
+import { listDeliveries, resendDelivery, ZDeliveryQuery } from './webhook-records.js';
 import type { WebhooksDeps } from '../deps.js';
 
 export function registerDeliveryRoutes(router: Router, deps: WebhooksDeps): void {

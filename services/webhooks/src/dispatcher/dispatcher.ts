@@ -1,30 +1,27 @@
 import { signatureHeader } from '@partner/sdk';
 import {
   claimDueDeliveries,
+  type ClaimedAttempt,
   endpointSucceededSince,
   expireHeldDeliveries,
+  type FanOutTarget,
   findFanOutTargets,
   findFirstAttempt,
   insertDeliveries,
   insertNotification,
-  insertOutboxEvent,
-  iso,
   lockEventsToFanOut,
   markEventsFannedOut,
-  recordMenuChanges,
   recordDeliveryOutcome,
+  recordMenuChanges,
   recordSucceededDeliveries,
   releaseHeldDeliveries,
   replaceAbandonedAttempts,
+  skipDeliveriesWithoutGrant,
   takeFinishedMenuBursts,
   updateWebhookEndpoint,
-  type Db,
-  type Executor,
-  type ClaimedAttempt,
-  type FanOutTarget,
-} from '@partner/db';
-import { newId, type Logger } from '@partner/kit';
-import { menuEtag } from '@partner/platform';
+} from '../webhooks.repository.js';
+import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
+import { type Logger, newId } from '@partner/http';
 import type { OwnerMailer } from './owner-mailer.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import type { WebhookSender } from './sender.js';
@@ -52,6 +49,12 @@ const ITEM_EVENTS = new Set(['item.created', 'item.updated', 'item.deleted', 'mo
 /** How many item ids a menu.updated lists at most; beyond it `truncated` says to fetch the menu. */
 const MENU_IDS_CAP = 100;
 
+/** The dish an item or model event is about; null for other events. */
+function itemIdOf(event: OutboxEventRow): string | null {
+  const data = event.data as { itemId?: unknown } | null;
+  return ITEM_EVENTS.has(event.type) && typeof data?.itemId === 'string' ? data.itemId : null;
+}
+
 const HOLD_MS = 72 * 3600 * 1000;
 
 /**
@@ -69,6 +72,7 @@ export class Dispatcher {
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
     const now = this.options.now();
     const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
+    await skipDeliveriesWithoutGrant(this.options.db);
     await releaseHeldDeliveries(this.options.db, now);
     await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
     await replaceAbandonedAttempts(this.options.db, now);
@@ -105,10 +109,17 @@ export class Dispatcher {
       const targetsOf = new Map<string, Promise<FanOutTarget[]>>();
       const menuChanges = new Map<string, { changed: Set<string>; deleted: Set<string> }>();
       const deliveries: Parameters<typeof insertDeliveries>[1] = [];
+      // A dish that is not published (a draft, an archived one) is the restaurant's business alone.
+      const published = await findPublishedItemIds(
+        tx,
+        events.map(itemIdOf).filter((id): id is string => id !== null),
+      );
       for (const event of events) {
         const key = `${event.restaurant_id}|${event.type}|${event.integrator_org_id ?? ''}`;
         if (!targetsOf.has(key)) targetsOf.set(key, findFanOutTargets(tx, event));
+        const itemId = itemIdOf(event);
         for (const target of await targetsOf.get(key)!) {
+          if (target.owner_kind === 'integrator' && itemId !== null && !published.has(itemId)) continue;
           // Disabled endpoints keep a skipped row (resendable after re-enabling); lapsed restaurants hold.
           const status = target.endpoint_status === 'disabled' ? 'skipped' : target.restaurant_lapsed ? 'held' : 'pending';
           deliveries.push({
@@ -197,7 +208,7 @@ export class Dispatcher {
       return;
     }
     const now = this.options.now();
-    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: iso(event.created_at), data: event.data });
+    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.created_at.toISOString(), data: event.data });
     const secrets = [endpoint.secret];
     if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now) {
       secrets.push(endpoint.previous_secret);

@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { findOwnerContactEmail, type Executor } from '@partner/db';
-import type { Logger } from '@partner/kit';
+import { findOwnerContactEmail } from '../webhooks.repository.js';
+import type { Executor } from '@partner/db';
+import type { Logger } from '@partner/http';
 
 /**
  * E-mail to an owner's contact address, when SMTP is configured (SMTP_URL). The notification record

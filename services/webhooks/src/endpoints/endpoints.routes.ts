@@ -1,10 +1,11 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { keyPrincipal } from '@partner/auth';
+import { keyPrincipal, parseWith, zCursorParam, zLimit } from '@partner/http';
 import { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
-import { parseWith } from '@partner/kit';
 import type { WebhooksDeps } from '../deps.js';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, patchEndpoint, rotateSecret } from './endpoints.service.js';
+
+const ZEndpointQuery = z.strictObject({ limit: zLimit, cursor: zCursorParam });
 
 const ZRotate = z.strictObject({
   overlapSeconds: z
@@ -23,7 +24,7 @@ export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void
       .json({ data: await createEndpoint(deps, keyPrincipal(req.principal), parseWith(ZCreateWebhookEndpoint, req.body, 'body')) });
   });
   router.get(base, async (req, res) => {
-    res.json({ data: await listEndpoints(deps, keyPrincipal(req.principal)), meta: { nextCursor: null } });
+    res.json(await listEndpoints(deps, keyPrincipal(req.principal), parseWith(ZEndpointQuery, req.query, 'query')));
   });
   router.get(`${base}/:id`, async (req, res) => {
     res.json({ data: await getEndpoint(deps, keyPrincipal(req.principal), req.params.id) });

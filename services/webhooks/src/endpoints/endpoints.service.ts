@@ -1,9 +1,17 @@
 import type { z } from 'zod';
-import type { KeyPrincipal } from '@partner/auth';
+import { type KeyPrincipal, randomBase62 } from '@partner/auth';
+import {
+  findOwnedWebhookEndpoint,
+  insertWebhookEndpoint,
+  listOwnedWebhookEndpoints,
+  lockOwnerEndpoints,
+  updateWebhookEndpoint,
+} from '../webhooks.repository.js';
+import { decodeListCursor, encodeListCursor } from '@partner/signing';
+import { AppError } from '@partner/contracts';
+import { newId } from '@partner/http';
+import { presentWebhookEndpoint } from '../deliveries/webhook-records.js';
 import type { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
-import { findOwnedWebhookEndpoint, insertWebhookEndpoint, listOwnedWebhookEndpoints, updateWebhookEndpoint } from '@partner/db';
-import { AppError, newId, randomBase62 } from '@partner/kit';
-import { presentWebhookEndpoint } from '@partner/platform';
 import type { WebhooksDeps } from '../deps.js';
 import { checkTargetResolves, checkTargetUrl, TargetRefused } from '../targets/target-policy.js';
 
@@ -26,13 +34,23 @@ async function checkTarget(deps: WebhooksDeps, raw: string): Promise<string> {
 
 export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, body: z.infer<typeof ZCreateWebhookEndpoint>) {
   const url = await checkTarget(deps, body.url);
-  const row = await insertWebhookEndpoint(deps.db, {
-    id: newId('we'),
-    owner: principal.owner,
-    url,
-    enabledEvents: [...new Set(body.enabledEvents)],
-    description: body.description ?? null,
-    secret: newSecret(),
+  // One event becomes a delivery per endpoint: an owner's endpoints are capped, counted under a lock
+  // so that concurrent creations cannot pass the cap together.
+  const row = await deps.db.transaction().execute(async (tx) => {
+    if ((await lockOwnerEndpoints(tx, principal.owner)) >= deps.maxEndpointsPerOwner) {
+      throw new AppError(
+        'endpoint_limit_reached',
+        `An account may have ${deps.maxEndpointsPerOwner} webhook endpoints. Delete one, or send several event types to one endpoint.`,
+      );
+    }
+    return insertWebhookEndpoint(tx, {
+      id: newId('we'),
+      owner: principal.owner,
+      url,
+      enabledEvents: [...new Set(body.enabledEvents)],
+      description: body.description ?? null,
+      secret: newSecret(),
+    });
   });
   return { ...presentWebhookEndpoint(row), secret: row.secret };
 }
@@ -43,8 +61,19 @@ export async function getEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, i
   return presentWebhookEndpoint(row);
 }
 
-export async function listEndpoints(deps: WebhooksDeps, principal: KeyPrincipal) {
-  return (await listOwnedWebhookEndpoints(deps.db, principal.owner)).map(presentWebhookEndpoint);
+/** An owner's endpoints, newest first, a page at a time; cursors are bound to the owner. */
+export async function listEndpoints(deps: WebhooksDeps, principal: KeyPrincipal, query: { limit: number; cursor?: string }) {
+  const binding = { listing: 'webhook-endpoints', scope: principal.owner.id, filters: [] };
+  const position = query.cursor ? decodeListCursor(deps.cursorKey, query.cursor, binding) : null;
+  const before = position ? { createdAt: new Date(position.createdAt!), id: position.id! } : null;
+  const rows = await listOwnedWebhookEndpoints(deps.db, principal.owner, { before, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > query.limit && last
+      ? encodeListCursor(deps.cursorKey, binding, { createdAt: last.created_at.toISOString(), id: last.id })
+      : null;
+  return { data: page.map(presentWebhookEndpoint), meta: { nextCursor } };
 }
 
 export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string, body: z.infer<typeof ZUpdateWebhookEndpoint>) {
@@ -64,7 +93,7 @@ export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal,
 export async function deleteEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
   const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!existing) throw noSuchEndpoint();
-  await updateWebhookEndpoint(deps.db, id, { deleted_at: new Date() });
+  await updateWebhookEndpoint(deps.db, id, { deleted_at: deps.now() });
   return { id, deleted: true as const };
 }
 

@@ -6,12 +6,19 @@ import ipaddr from 'ipaddr.js';
 // when an endpoint is registered and again on every attempt, where the name is resolved once and the
 // connection made to exactly the address that was checked (no second resolution to rebind).
 
-/** Public unicast only: not private, loopback, link-local, unique-local, CGNAT, multicast or reserved. */
+/** IPv6's global unicast block: everything outside it (IPv4-compatible `::/96` included) is refused. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Public unicast only: not private, loopback, link-local, unique-local, CGNAT, multicast or reserved;
+ * for IPv6, only global unicast (2000::/3) outside its special blocks (6to4, Teredo, documentation...).
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 export class TargetRefused extends Error {}

@@ -1,0 +1,2 @@
+export * from './asset-signing.js';
+export * from './storage.js';

@@ -1,0 +1,23 @@
+import type { TEventData, TEventType } from '@partner/contracts';
+import type { Executor } from './reads/executor.js';
+
+/**
+ * Producers (console's item and grant writes, the webhooks service's menu.updated coalescer) append an
+ * event in the same transaction as the change it reports (transactional outbox). Appending is the only
+ * write a producer makes; the webhooks dispatcher alone consumes the table (docs/architecture.md).
+ */
+export async function insertOutboxEvent<T extends TEventType>(
+  tx: Executor,
+  event: { id: string; type: T; restaurantId: string; integratorOrgId?: string | null; data: TEventData<T> },
+): Promise<void> {
+  await tx
+    .insertInto('outbox_events')
+    .values({
+      id: event.id,
+      type: event.type,
+      restaurant_id: event.restaurantId,
+      integrator_org_id: event.integratorOrgId ?? null,
+      data: JSON.stringify(event.data),
+    })
+    .execute();
+}

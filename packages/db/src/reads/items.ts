@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import type { ItemRow } from '../schema.js';
+import type { Executor } from './executor.js';
+import type { Owner } from './restaurants.js';
+
+export interface ItemPage {
+  restaurantId: string;
+  /** Exclusive lower bound: the previous window's end (incremental sync), or null for a full listing. */
+  windowStart: Date | null;
+  /** Inclusive upper bound, fixed when the listing began. */
+  windowEnd: Date;
+  status: string | null;
+  /** Keyset position: the last row of the previous page. */
+  after: { updatedAt: Date; id: string } | null;
+  limit: number;
+}
+
+/**
+ * One page of a restaurant's items in `(updatedAt, id)` order within a sync window. A full listing sees
+ * live items only; an incremental one also sees deletions (rows with `deleted_at`), as tombstones.
+ */
+export async function listItemsInWindow(db: Executor, page: ItemPage): Promise<ItemRow[]> {
+  let query = db.selectFrom('items').selectAll().where('restaurant_id', '=', page.restaurantId).where('updated_at', '<=', page.windowEnd);
+  if (page.windowStart) query = query.where('updated_at', '>', page.windowStart);
+  else query = query.where('deleted_at', 'is', null);
+  if (page.status) query = query.where('status', '=', page.status as ItemRow['status']);
+  if (page.after) {
+    const { updatedAt, id } = page.after;
+    query = query.where(sql<boolean>`(updated_at, id) > (${updatedAt}, ${id})`);
+  }
+  return query.orderBy('updated_at').orderBy('id').limit(page.limit).execute();
+}
+
+/**
+ * A live item the owner reaches, with what entitlement checks need of its restaurant and the
+ * integrator's grant scopes (null for the restaurant's own keys): one query on the item-detail path.
+ */
+export async function findLiveItemForOwner(db: Executor, owner: Owner, id: string) {
+  const base = db
+    .selectFrom('items')
+    .innerJoin('restaurants as r', 'r.id', 'items.restaurant_id')
+    .selectAll('items')
+    .select([
+      'r.currency',
+      'r.public_menu_url',
+      'r.subscription_status',
+      'r.partner_api_addon',
+      'r.billing_anchor',
+      'r.monthly_quota',
+      'r.overage_budget',
+    ])
+    .where('items.id', '=', id)
+    .where('items.deleted_at', 'is', null);
+  const row =
+    owner.kind === 'restaurant'
+      ? await base
+          .select(sql<string[] | null>`null`.as('grant_scopes'))
+          .where('items.restaurant_id', '=', owner.id)
+          .executeTakeFirst()
+      : await base
+          .innerJoin('grants as g', (join) =>
+            join
+              .onRef('g.restaurant_id', '=', 'items.restaurant_id')
+              .on('g.integrator_org_id', '=', owner.id)
+              .on('g.status', '=', 'active'),
+          )
+          .select('g.scopes as grant_scopes')
+          .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    currency,
+    public_menu_url,
+    subscription_status,
+    partner_api_addon,
+    billing_anchor,
+    monthly_quota,
+    overage_budget,
+    grant_scopes,
+    ...item
+  } = row;
+  return {
+    item,
+    currency,
+    publicMenuUrl: public_menu_url,
+    restaurant: { id: item.restaurant_id, subscription_status, partner_api_addon, billing_anchor, monthly_quota, overage_budget },
+    grantScopes: grant_scopes,
+  };
+}
+
+/** Published items of a restaurant, in section order then name, for the menu. */
+export async function listPublishedItems(db: Executor, restaurantId: string): Promise<ItemRow[]> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where('status', '=', 'published')
+    .where('deleted_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * What the menu's ETag is computed from: any change to the restaurant, its sections or its items
+ * moves one of these. `items_digest` folds every item's (id, updatedAt) together in no particular
+ * order, so a write that commits after one stamped later still moves the version (`max(updated_at)`
+ * and the count alone would not see it, and clients holding the old ETag would get 304 for a changed
+ * menu). One statement, no lock; a conditional request never builds the menu.
+ */
+export interface MenuVersion {
+  restaurant: Date;
+  items: Date | null;
+  item_count: number;
+  items_digest: string | null;
+  sections: Date | null;
+  section_count: number;
+}
+
+export async function readMenuVersion(db: Executor, restaurantId: string): Promise<MenuVersion> {
+  const { rows } = await sql<MenuVersion>`
+    select
+      (select updated_at from restaurants where id = ${restaurantId}) as restaurant,
+      items.latest as items, items.count as item_count, items.digest as items_digest,
+      (select max(updated_at) from sections where restaurant_id = ${restaurantId}) as sections,
+      (select count(*)::int from sections where restaurant_id = ${restaurantId}) as section_count
+    from (
+      select max(updated_at) as latest, count(*)::int as count,
+             bit_xor(hashtextextended(id || '@' || updated_at::text, 0))::text as digest
+      from items where restaurant_id = ${restaurantId}
+    ) as items
+  `.execute(db);
+  return rows[0]!;
+}
+
+/** Which of these items are published now (deleted ones keep their last status). */
+export async function findPublishedItemIds(db: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('items').select('id').where('id', 'in', ids).where('status', '=', 'published').execute();
+  return new Set(rows.map((row) => row.id));
+}

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Db } from '../pool.js';
+import type { RestaurantRow } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export type Owner = { kind: 'restaurant'; id: string } | { kind: 'integrator'; id: string };
+
+export async function findRestaurantById(db: Executor, id: string): Promise<RestaurantRow | undefined> {
+  return db.selectFrom('restaurants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * What an owner's listing shows: a restaurant key its own restaurant; an integrator key those whose
+ * active grant includes `menu:read` (a grant for assets alone does not reveal the restaurant list).
+ */
+function listable(db: Executor, owner: Owner) {
+  const base = db.selectFrom('restaurants').selectAll('restaurants');
+  if (owner.kind === 'restaurant') return base.where('restaurants.id', '=', owner.id);
+  return base.where((eb) =>
+    eb.exists(
+      eb
+        .selectFrom('grants')
+        .select('grants.id')
+        .whereRef('grants.restaurant_id', '=', 'restaurants.id')
+        .where('grants.integrator_org_id', '=', owner.id)
+        .where('grants.status', '=', 'active')
+        .where(sql<boolean>`grants.scopes @> array['menu:read']`),
+    ),
+  );
+}
+
+/**
+ * The restaurant if the owner reaches it, with the scopes of the integrator's grant (null for the
+ * restaurant's own keys, which need no grant).
+ */
+export async function findRestaurantForOwner(
+  db: Executor,
+  owner: Owner,
+  id: string,
+): Promise<{ restaurant: RestaurantRow; grantScopes: string[] | null } | undefined> {
+  if (owner.kind === 'restaurant') {
+    if (owner.id !== id) return undefined;
+    const restaurant = await findRestaurantById(db, id);
+    return restaurant && { restaurant, grantScopes: null };
+  }
+  const row = await db
+    .selectFrom('restaurants')
+    .innerJoin('grants', 'grants.restaurant_id', 'restaurants.id')
+    .selectAll('restaurants')
+    .select('grants.scopes as grant_scopes')
+    .where('restaurants.id', '=', id)
+    .where('grants.integrator_org_id', '=', owner.id)
+    .where('grants.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { grant_scopes, ...restaurant } = row;
+  return { restaurant, grantScopes: grant_scopes };
+}
+
+/** Keyset page ordered by id; `afterId` is the last id of the previous page. */
+export async function listReachableRestaurants(
+  db: Db,
+  owner: Owner,
+  page: { afterId: string | null; limit: number },
+): Promise<RestaurantRow[]> {
+  let query = listable(db, owner);
+  if (page.afterId) query = query.where('restaurants.id', '>', page.afterId);
+  return query.orderBy('restaurants.id').limit(page.limit).execute();
+}

@@ -1,0 +1,14 @@
+import type { Executor } from './executor.js';
+
+/** Platform-wide switches, written by console, read by the services they govern. */
+export interface PlatformSettings {
+  conciergeKillSwitch: boolean;
+}
+
+export const PLATFORM_SETTING_KEYS = { conciergeKillSwitch: 'concierge_kill_switch' } as const;
+
+export async function readPlatformSettings(db: Executor): Promise<PlatformSettings> {
+  const rows = await db.selectFrom('platform_settings').select(['key', 'value']).execute();
+  const byKey = new Map(rows.map((row) => [row.key, row.value]));
+  return { conciergeKillSwitch: byKey.get(PLATFORM_SETTING_KEYS.conciergeKillSwitch) === true };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, distinctSecrets, parseEnv, zBoolFlag, zPort } from './config.js';
+
+/** The message of the ConfigError a parse throws; fails the test when nothing is thrown. */
+function configErrorOf(parse: () => unknown): string {
+  let thrown: unknown;
+  try {
+    parse();
+  } catch (err) {
+    thrown = err;
+  }
+  expect(thrown).toBeInstanceOf(ConfigError);
+  return (thrown as ConfigError).message;
+}
+
+describe('configuration', () => {
+  const schema = z.object({ FLAG: zBoolFlag(false), PORT: zPort(8080), SECRET: z.string().min(8) });
+
+  it('reads "false" as false and defaults', () => {
+    expect(parseEnv(schema, { FLAG: 'false', SECRET: 'abcdefgh' })).toEqual({ FLAG: false, PORT: 8080, SECRET: 'abcdefgh' });
+    expect(parseEnv(schema, { FLAG: 'true', PORT: '9000', SECRET: 'abcdefgh' })).toMatchObject({ FLAG: true, PORT: 9000 });
+    expect(parseEnv(z.object({ ON: zBoolFlag(true) }), {})).toEqual({ ON: true });
+  });
+
+  it('names every bad variable at once and never prints a value', () => {
+    const message = configErrorOf(() => parseEnv(schema, { FLAG: 'maybe', PORT: '70000', SECRET: 'hunter' }));
+    expect(message).toContain('FLAG');
+    expect(message).toContain('PORT');
+    expect(message).toContain('SECRET');
+    expect(message).not.toContain('hunter');
+    expect(message).not.toContain('maybe');
+  });
+
+  it('refuses one secret reused for two purposes, naming the second', () => {
+    const secrets = z.object({ A_SECRET: z.string(), B_SECRET: z.string() }).superRefine(distinctSecrets('A_SECRET', 'B_SECRET'));
+    expect(parseEnv(secrets, { A_SECRET: 'one', B_SECRET: 'two' })).toEqual({ A_SECRET: 'one', B_SECRET: 'two' });
+    const message = configErrorOf(() => parseEnv(secrets, { A_SECRET: 'same-value', B_SECRET: 'same-value' }));
+    expect(message).toContain('B_SECRET: must differ from A_SECRET');
+    expect(message).not.toContain('same-value');
+  });
+});

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import type { Executor, IdempotencyRecordRow } from '@partner/db';
+
+export interface IdempotencyClaim {
+  apiKeyId: string;
+  idempotencyKey: string;
+  method: string;
+  path: string;
+  bodyHash: string;
+}
+
+/**
+ * Claims a key for one execution. The claim succeeds for a new key, for a record past the 24-hour
+ * window, and for an execution abandoned mid-way (a crashed process: in progress for over a minute).
+ * Otherwise the existing record comes back for the caller to replay, wait on, or refuse.
+ */
+export async function claimIdempotencyKey(
+  db: Executor,
+  claim: IdempotencyClaim,
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecordRow }> {
+  const { rows } = await sql<{ claimed: boolean }>`
+    insert into idempotency_records (api_key_id, idempotency_key, method, path, body_hash, state)
+    values (${claim.apiKeyId}, ${claim.idempotencyKey}, ${claim.method}, ${claim.path}, ${claim.bodyHash}, 'in_progress')
+    on conflict (api_key_id, idempotency_key) do update
+      set method = excluded.method, path = excluded.path, body_hash = excluded.body_hash, state = 'in_progress',
+          response_status = null, response_body = null, response_content_type = null, created_at = now(), locked_at = now()
+      where idempotency_records.created_at < now() - interval '24 hours'
+         or (idempotency_records.state = 'in_progress' and idempotency_records.locked_at < now() - interval '60 seconds')
+    returning true as claimed
+  `.execute(db);
+  if (rows[0]?.claimed) return { claimed: true };
+  const existing = await findIdempotencyRecord(db, claim.apiKeyId, claim.idempotencyKey);
+  // Deleted between the two statements (a failed execution let go of it): claim again.
+  if (!existing) return claimIdempotencyKey(db, claim);
+  return { claimed: false, existing };
+}
+
+export async function findIdempotencyRecord(db: Executor, apiKeyId: string, idempotencyKey: string) {
+  return db
+    .selectFrom('idempotency_records')
+    .selectAll()
+    .where('api_key_id', '=', apiKeyId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+}
+
+export async function completeIdempotencyKey(
+  db: Executor,
+  key: { apiKeyId: string; idempotencyKey: string },
+  response: { status: number; body: string; contentType: string | null },
+): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({
+      state: 'completed',
+      response_status: response.status,
+      response_body: response.body,
+      response_content_type: response.contentType,
+    })
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('idempotency_key', '=', key.idempotencyKey)
+    .execute();
+}
+
+/**
+ * A running execution keeps its claim fresh, so that a long one (a streamed concierge turn) is never
+ * taken over as abandoned while it still runs.
+ */
+export async function renewIdempotencyClaim(db: Executor, key: { apiKeyId: string; idempotencyKey: string }): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({ locked_at: sql<Date>`now()` })
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('idempotency_key', '=', key.idempotencyKey)
+    .where('state', '=', 'in_progress')
+    .execute();
+}
+
+/** A failed execution (5xx, crash) lets go of its key so that a retry runs again. */
+export async function releaseIdempotencyKey(db: Executor, key: { apiKeyId: string; idempotencyKey: string }): Promise<void> {
+  await db
+    .deleteFrom('idempotency_records')
+    .where('api_key_id', '=', key.apiKeyId)
+    .where('idempotency_key', '=', key.idempotencyKey)
+    .where('state', '=', 'in_progress')
+    .execute();
+}
+
+export async function purgeIdempotencyRecords(db: Executor): Promise<void> {
+  await db
+    .deleteFrom('idempotency_records')
+    .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
+    .execute();
+}

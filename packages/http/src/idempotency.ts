@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  purgeIdempotencyRecords,
+  releaseIdempotencyKey,
+  renewIdempotencyClaim,
+} from './idempotency.repository.js';
+import type { Logger } from './logger.js';
+import { keyPrincipal } from './internal-auth.js';
+import type { Db, IdempotencyRecordRow } from '@partner/db';
+import { AppError } from '@partner/contracts';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+const WAIT = { intervalMs: 50, maxMs: 10_000 };
+/** Well inside the minute after which an execution's claim counts as abandoned (claimIdempotencyKey). */
+const RENEW_CLAIM_MS = 20_000;
+
+/** Answers larger than this are not stored: a retry with their key runs again. */
+const MAX_STORED_BYTES = 1024 * 1024;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const NOT_REPLAYABLE = 'idempotencyNotReplayable';
+
+/**
+ * For a route whose status is already out when it fails (a stream ending with an error event): the
+ * answer is not stored, so a retry with the same Idempotency-Key runs again.
+ */
+export function markNotReplayable(res: Response): void {
+  res.locals[NOT_REPLAYABLE] = true;
+}
+
+/** Everything the route writes (a JSON body or a whole event stream), unless it grows past the limit. */
+function captureBody(res: Response): () => Buffer | null {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  const keep = (chunk: unknown, encoding: unknown) => {
+    if (tooLarge || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const buffer =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > MAX_STORED_BYTES) {
+      tooLarge = true;
+      chunks.length = 0;
+    } else chunks.push(buffer);
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as Response['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as Response['end'];
+  return () => (tooLarge ? null : Buffer.concat(chunks));
+}
+
+function replay(res: Response, record: IdempotencyRecordRow): void {
+  res.status(record.response_status ?? 200);
+  if (record.response_content_type) res.setHeader('Content-Type', record.response_content_type);
+  res.setHeader('Idempotent-Replayed', 'true');
+  res.end(record.response_body ?? '');
+}
+
+/**
+ * `Idempotency-Key` on every mutating route (spec 5.5): the first request with a key runs and its
+ * answer (a JSON body, or a whole event stream once it has finished) is stored in Postgres for 24
+ * hours, bound to the API key, method, path and body hash. A retry gets the stored answer; the same
+ * key on a different request is `409 idempotency_key_conflict`; a retry that arrives while the first
+ * is still running waits for its answer. A 5xx, a 429 (quota or allowance used up: the retry is meant
+ * to run once they allow it), an answer its route marked not replayable, or an interrupted execution
+ * is not stored, so the retry runs again.
+ */
+export function idempotency(db: Db): RequestHandler {
+  return async (req, res, next) => {
+    if (!MUTATING.has(req.method)) return next();
+    const idempotencyKey = req.headers['idempotency-key'];
+    if (idempotencyKey === undefined) return next();
+    if (typeof idempotencyKey !== 'string' || !KEY_FORMAT.test(idempotencyKey)) {
+      throw new AppError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', { param: 'Idempotency-Key' });
+    }
+    const claim = {
+      apiKeyId: keyPrincipal(req.principal).keyId,
+      idempotencyKey,
+      method: req.method,
+      path: req.originalUrl,
+      bodyHash: createHash('sha256')
+        .update(JSON.stringify(req.body ?? null))
+        .digest('hex'),
+    };
+
+    for (const started = Date.now(); ; await sleep(WAIT.intervalMs)) {
+      const result = await claimIdempotencyKey(db, claim);
+      if (result.claimed) break;
+      const { existing } = result;
+      if (existing.method !== claim.method || existing.path !== claim.path || existing.body_hash !== claim.bodyHash) {
+        throw new AppError('idempotency_key_conflict', 'This Idempotency-Key was already used for a different request.', {
+          param: 'Idempotency-Key',
+        });
+      }
+      if (existing.state === 'completed') return replay(res, existing);
+      if (Date.now() - started > WAIT.maxMs) {
+        throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running. Retry shortly.', {
+          param: 'Idempotency-Key',
+        });
+      }
+    }
+
+    const key = { apiKeyId: claim.apiKeyId, idempotencyKey };
+    const captured = captureBody(res);
+    const renewal = setInterval(() => {
+      renewIdempotencyClaim(db, key).catch((err: unknown) => req.log.warn({ err }, 'could not renew an idempotency claim'));
+    }, RENEW_CLAIM_MS);
+    res.once('close', () => {
+      clearInterval(renewal);
+      const body = res.writableFinished && !res.locals[NOT_REPLAYABLE] ? captured() : null;
+      const status = res.statusCode;
+      const settle =
+        body && status < 500 && status !== 429
+          ? completeIdempotencyKey(db, key, {
+              status,
+              body: body.toString('utf8'),
+              contentType: String(res.getHeader('content-type') ?? '') || null,
+            })
+          : releaseIdempotencyKey(db, key);
+      settle.catch((err: unknown) => req.log.error({ err }, 'could not settle an idempotency record'));
+    });
+    next();
+  };
+}
+
+const PURGE_EVERY_MS = 3600 * 1000;
+
+/**
+ * Hourly: forget idempotency records past their 24 hours. The records are this module's (every
+ * service behind the gateway runs it), so every replica of every such service may purge them; the
+ * delete is idempotent.
+ */
+export function startIdempotencyPurge(db: Db, logger: Logger): { stop(): void } {
+  const timer = setInterval(() => {
+    purgeIdempotencyRecords(db).catch((err: unknown) => logger.error({ err }, 'idempotency purge failed'));
+  }, PURGE_EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

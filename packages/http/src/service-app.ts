@@ -1,0 +1,64 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import { errorHandler, jsonBody, notFoundHandler, requestContext } from './http.js';
+import { requireInternalToken } from './internal-auth.js';
+import type { Logger } from './logger.js';
+import type { Db } from '@partner/db';
+import { idempotency } from './idempotency.js';
+
+export interface ServiceAppOptions {
+  service: string;
+  logger: Logger;
+  /** Who may call: the gateway's internal token (services) or the admin token (console). */
+  guard: RequestHandler;
+  /** Behind the gateway the request id is the gateway's; a service facing callers makes its own. */
+  trustIncomingRequestId: boolean;
+  /** Runs after the guard and body parsing, before the routes (e.g. idempotency). */
+  beforeRoutes?: RequestHandler[];
+  /** Mounts the service's routes; every one of them is behind the guard. */
+  register: (router: Router) => void;
+  jsonLimit?: string;
+}
+
+/**
+ * The frame of every service: request ids, a health check that needs nothing, the guard on everything
+ * else, JSON bodies, the routes, and one error envelope.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext(options.logger, { trustIncomingId: options.trustIncomingRequestId }));
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: options.service });
+  });
+  app.use(options.guard);
+  app.use(jsonBody({ limit: options.jsonLimit ?? '1mb' }));
+  for (const handler of options.beforeRoutes ?? []) app.use(handler);
+  const router = express.Router();
+  options.register(router);
+  app.use(router);
+  app.use(notFoundHandler());
+  app.use(errorHandler());
+  return app;
+}
+
+/**
+ * A service behind the gateway: only requests carrying the gateway's internal token for it get in,
+ * and every mutating route honours Idempotency-Key.
+ */
+export function createInternalServiceApp(options: {
+  service: string;
+  logger: Logger;
+  db: Db;
+  internalPublicKey: string;
+  register: (router: Router) => void;
+}): Express {
+  return createServiceApp({
+    service: options.service,
+    logger: options.logger,
+    guard: requireInternalToken({ publicKey: options.internalPublicKey, audience: options.service }),
+    trustIncomingRequestId: true,
+    beforeRoutes: [idempotency(options.db)],
+    register: options.register,
+  });
+}

@@ -1,9 +1,0 @@
-import { InvalidationChannel, type InvalidationMessage } from '@partner/kit';
-
-/**
- * Console tells every catalog replica over Redis pub/sub, once a change has committed, that cached
- * item lookups may be stale: an item changed (edited, deleted, its model), or a restaurant did
- * (subscription, add-on, quota, currency, an integrator's grant). Replicas drop what matches at once.
- */
-export const accessInvalidations = new InvalidationChannel('access:invalidate', ['itemId', 'restaurantId']);
-export type AccessInvalidation = InvalidationMessage<'itemId' | 'restaurantId'>;

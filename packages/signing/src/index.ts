@@ -1,0 +1,3 @@
+export * from './cursor.js';
+export * from './hmac.js';
+export * from './view-token.js';

@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { derivePublishableKey } from '@partner/auth';
+import { createApp } from '../app.js';
+import {
+  expectError,
+  expectGuarded,
+  MENU_PAGE_KEY_SECRET,
+  PUBLIC_BASE_URL,
+  publicPrincipal,
+  useAppHarness,
+} from '../testing/app-harness.js';
+import { apiRequestCounters, deleteItem, seedItem, seedRestaurant, seedSection, storeModelFiles } from '../testing/factories.js';
+
+const h = useAppHarness();
+const pagePath = (restaurantId: string) => `/menu/${restaurantId}`;
+const menuPageKey = (restaurantId: string, environment: 'live' | 'test') =>
+  derivePublishableKey(MENU_PAGE_KEY_SECRET, `menu-page:${restaurantId}`, environment).value;
+
+describe('GET /menu/{restaurantId}', () => {
+  it('lets only the gateway in', async () => {
+    const { restaurant } = await seedRestaurant(h.deps.db);
+    await expectGuarded(h, 'get', pagePath(restaurant.id), publicPrincipal);
+  });
+
+  it('renders the published dishes by section, the viewer for ready models and the widget, counting nothing', async () => {
+    const { restaurant } = await seedRestaurant(h.deps.db, { name: 'Osteria Prova', currency: 'EUR' });
+    const mains = await seedSection(h.deps.db, restaurant.id, 'Mains', 1);
+    const modelled = await seedItem(h.deps.db, restaurant.id, {
+      name: 'Lasagne',
+      slug: 'lasagne',
+      section_id: mains.id,
+      price_cents: 1450,
+      allergens: ['gluten', 'milk'],
+      ...(await storeModelFiles(h.deps.storage)).columns,
+    });
+    const plain = await seedItem(h.deps.db, restaurant.id, { name: 'Espresso', slug: 'espresso', price_cents: 250 });
+    await seedItem(h.deps.db, restaurant.id, { name: 'Unpublished idea', status: 'draft' });
+    await deleteItem(h.deps.db, (await seedItem(h.deps.db, restaurant.id, { name: 'Gone dish' })).id);
+
+    const res = await h.get(pagePath(restaurant.id), publicPrincipal).expect(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    const html = res.text;
+    const key = menuPageKey(restaurant.id, 'live');
+    expect(html).toContain('<h1>Osteria Prova</h1>');
+    expect(html).toMatch(/<h2>Mains<\/h2>\s*<article class="dish" id="item-lasagne">[\s\S]*€14\.50[\s\S]*Contains: gluten, milk/);
+    expect(html).toMatch(/<h2>More<\/h2>\s*<article class="dish" id="item-espresso">/);
+    expect(html).toContain(`<service-viewer item-id="${modelled.id}" publishable-key="${key}"></service-viewer>`);
+    expect(html).not.toContain(`item-id="${plain.id}"`);
+    expect(html).toContain(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key}"></service-concierge>`);
+    expect(html).toContain(`<script src="${PUBLIC_BASE_URL}/embed/v1.js" async></script>`);
+    expect(html).not.toContain('Unpublished idea');
+    expect(html).not.toContain('Gone dish');
+    expect(await apiRequestCounters(h.deps.db, restaurant.id)).toEqual([]);
+  });
+
+  it('answers with a policy that runs the embeds from the gateway and nothing else, never framed', async () => {
+    const { restaurant } = await seedRestaurant(h.deps.db);
+    const res = await h.get(`/menu/${restaurant.id}`, publicPrincipal).expect(200);
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toContain(`script-src 'self' ${new URL(PUBLIC_BASE_URL).origin}`);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("object-src 'none'");
+    expect(policy).not.toContain("'unsafe-eval'");
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('escapes every piece of restaurant text', async () => {
+    const { restaurant } = await seedRestaurant(h.deps.db, { name: 'Bar <b>Loud</b>', house_notes: 'Cash & "cards"' });
+    const section = await seedSection(h.deps.db, restaurant.id, '<i>Specials</i>', 1);
+    await seedItem(h.deps.db, restaurant.id, {
+      name: '<script>alert(1)</script>',
+      slug: '"><img src=x onerror=alert(2)>',
+      description: "Chef's <em>choice</em>",
+      allergens: ['<nuts>'],
+      section_id: section.id,
+    });
+    const html = (await h.get(pagePath(restaurant.id), publicPrincipal).expect(200)).text;
+    expect(html).toContain('<title>Bar &lt;b&gt;Loud&lt;/b&gt; · Menu</title>');
+    expect(html).toContain('<p>Cash &amp; &quot;cards&quot;</p>');
+    expect(html).toContain('<h2>&lt;i&gt;Specials&lt;/i&gt;</h2>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('id="item-&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"');
+    expect(html).toContain('<p>Chef&#39;s &lt;em&gt;choice&lt;/em&gt;</p>');
+    expect(html).toContain('Contains: &lt;nuts&gt;');
+    for (const raw of ['<script>alert(1)</script>', '<img src=x', '<b>Loud', '<i>Specials', '<em>choice', '<nuts>'])
+      expect(html).not.toContain(raw);
+  });
+
+  it('prints the key of the configured environment', async () => {
+    const { restaurant } = await seedRestaurant(h.deps.db);
+    const sandboxed = createApp({ ...h.deps, menuPageKeyEnvironment: 'test' });
+    const html = (await request(sandboxed).get(pagePath(restaurant.id)).set(h.caller.headers(publicPrincipal)).expect(200)).text;
+    expect(html).toContain(`publishable-key="${menuPageKey(restaurant.id, 'test')}"`);
+    expect(menuPageKey(restaurant.id, 'test')).toMatch(/^svc_pk_test_/);
+  });
+
+  it('answers 404 for an unknown restaurant and for one whose subscription lapsed', async () => {
+    const { restaurant } = await seedRestaurant(h.deps.db, { subscription_status: 'lapsed' });
+    for (const id of ['rst_doesnotexist000000000000', restaurant.id]) {
+      const res = await h.get(pagePath(id), publicPrincipal);
+      expectError(res, 404, 'not_found');
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import type { ConnectLinkRow, Executor, GrantRow } from '@partner/db';
+
+export async function insertConnectLink(
+  db: Executor,
+  row: { token_hash: string; integrator_org_id: string; scopes: string[]; expires_at: Date },
+): Promise<ConnectLinkRow> {
+  return db.insertInto('connect_links').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Marks an unused, unexpired link used and returns it; a second approval finds nothing. */
+export async function consumeConnectLink(db: Executor, tokenHash: string, now: Date): Promise<ConnectLinkRow | undefined> {
+  return db
+    .updateTable('connect_links')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findActiveGrant(db: Executor, restaurantId: string, integratorOrgId: string): Promise<GrantRow | undefined> {
+  return db
+    .selectFrom('grants')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where('integrator_org_id', '=', integratorOrgId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+}
+
+export async function insertGrant(
+  db: Executor,
+  row: { id: string; restaurant_id: string; integrator_org_id: string; scopes: string[] },
+): Promise<GrantRow> {
+  return db
+    .insertInto('grants')
+    .values({ ...row, status: 'active' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateGrantScopes(db: Executor, id: string, scopes: string[]): Promise<GrantRow> {
+  return db.updateTable('grants').set({ scopes }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function revokeGrant(db: Executor, id: string, at: Date): Promise<GrantRow | undefined> {
+  return db
+    .updateTable('grants')
+    .set({ status: 'revoked', revoked_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findGrantById(db: Executor, id: string): Promise<GrantRow | undefined> {
+  return db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listGrants(db: Executor, filter: { restaurantId?: string; integratorOrgId?: string }): Promise<GrantRow[]> {
+  let query = db.selectFrom('grants').selectAll().orderBy('created_at', 'desc');
+  if (filter.restaurantId) query = query.where('restaurant_id', '=', filter.restaurantId);
+  if (filter.integratorOrgId) query = query.where('integrator_org_id', '=', filter.integratorOrgId);
+  return query.execute();
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { generateInternalKeyPair } from '@partner/auth';
+import { LocalDirectoryStorage } from '@partner/assets';
+import { connectRedis, silentLogger } from '@partner/http';
+import { freePort, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
+import { createApp } from '../app.js';
+import type { ConsoleDeps } from '../deps.js';
+import { WebhooksServiceClient } from '../webhooks/webhooks.client.js';
+
+export interface AppHarness {
+  app: Express;
+  deps: ConsoleDeps;
+  /** The admin token's headers. */
+  admin: Record<string, string>;
+  /** The clock `deps.now` reads: real time until a test moves it. */
+  clock: { advance(ms: number): void };
+  storageDir: string;
+  /** A second Redis connection subscribed to one of console's channels (`keys:invalidate`...). */
+  subscribe(channel: string): Promise<ChannelListener>;
+  close(): Promise<void>;
+}
+
+/**
+ * Console as `server.ts` builds it, on this test file's own database, Redis prefix and asset directory.
+ * The webhooks service is not running: its client points at a closed port.
+ */
+export async function startAppHarness(): Promise<AppHarness> {
+  const database = await useTestDatabase();
+  const redisPrefix = useRedisPrefix();
+  const redis = await connectRedis(testRedisUrl(), () => {});
+  const storageDir = await mkdtemp(join(tmpdir(), 'console-assets-'));
+  const adminToken = `adm_${randomBytes(24).toString('hex')}`;
+  let offsetMs = 0;
+  const deps: ConsoleDeps = {
+    db: database.db,
+    redis,
+    redisPrefix: redisPrefix.prefix,
+    logger: silentLogger(),
+    adminToken,
+    publicUrl: 'http://dashboard.test',
+    now: () => new Date(Date.now() + offsetMs),
+    storage: new LocalDirectoryStorage(storageDir),
+    maxModelBytes: 5 * 1024 * 1024,
+    webhooks: new WebhooksServiceClient({
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      internalPrivateKey: generateInternalKeyPair().privateKey,
+    }),
+    menuPageKeySecret: randomBytes(32).toString('hex'),
+    menuPageKeyEnvironment: 'live',
+    publicBaseUrl: 'https://menus.test/',
+  };
+  const listeners: ChannelListener[] = [];
+  return {
+    app: createApp(deps),
+    deps,
+    admin: { Authorization: `Bearer ${adminToken}` },
+    clock: { advance: (ms) => (offsetMs += ms) },
+    storageDir,
+    subscribe: async (channel) => {
+      const listener = await listenTo(`${redisPrefix.prefix}${channel}`);
+      listeners.push(listener);
+      return listener;
+    },
+    close: async () => {
+      await Promise.all(listeners.map((listener) => listener.close()));
+      await redis.quit();
+      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(storageDir, { recursive: true, force: true })]);
+    },
+  };
+}
+
+/**
+ * For a test file: the harness, started before its tests and closed after them. The object is filled
+ * in by `beforeAll`, so tests read it freely.
+ */
+export function useAppHarness(): AppHarness {
+  const harness = {} as AppHarness;
+  beforeAll(async () => {
+    Object.assign(harness, await startAppHarness());
+  });
+  afterAll(() => harness.close());
+  return harness;
+}
+
+export interface ChannelListener {
+  /**
+   * Every message received since the last call, parsed. A marker published after the action and
+   * awaited here proves that nothing else arrived before it (Redis keeps one channel's order).
+   */
+  drain(): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+async function listenTo(channel: string): Promise<ChannelListener> {
+  const subscriber = await connectRedis(testRedisUrl(), () => {});
+  const publisher = await connectRedis(testRedisUrl(), () => {});
+  const received: string[] = [];
+  await subscriber.subscribe(channel, (message) => received.push(message));
+  return {
+    drain: async () => {
+      const marker = `marker-${randomBytes(4).toString('hex')}`;
+      await publisher.publish(channel, marker);
+      await expect.poll(() => received.includes(marker), { timeout: 2_000, interval: 10 }).toBe(true);
+      const messages = received.splice(0, received.indexOf(marker) + 1).slice(0, -1);
+      return messages.map((message) => JSON.parse(message) as unknown);
+    },
+    close: async () => {
+      await Promise.all([subscriber.quit(), publisher.quit()]);
+    },
+  };
+}
+
+/** Every route the app serves, as `METHOD /path`, read from its Express router (mounted routers included). */
+export function listRoutes(app: Express): { method: string; path: string }[] {
+  type Layer = { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
+  const walk = (stack: Layer[]): { method: string; path: string }[] =>
+    stack.flatMap((layer) =>
+      layer.route
+        ? Object.keys(layer.route.methods).map((method) => ({ method: method.toUpperCase(), path: layer.route!.path }))
+        : walk(layer.handle?.stack ?? []),
+    );
+  return walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+}
+
+export { expectError } from '@partner/testing';

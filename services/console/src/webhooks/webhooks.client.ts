@@ -1,0 +1,45 @@
+import { InternalTokenSigner, INTERNAL_TOKEN_HEADER } from '@partner/auth';
+import { AppError } from '@partner/contracts';
+
+const TIMEOUT_MS = 5_000;
+
+/**
+ * Console's way into the webhooks service's operator routes. The webhook tables are that service's:
+ * console changes them only through it, with an internal token for the operator principal, the way
+ * the gateway calls services for keys. Answers pass through as the webhooks service gave them.
+ */
+export class WebhooksServiceClient {
+  private readonly tokens: InternalTokenSigner;
+
+  constructor(private readonly options: { baseUrl: string; internalPrivateKey: string; timeoutMs?: number }) {
+    this.tokens = new InternalTokenSigner(options.internalPrivateKey);
+  }
+
+  /** The request id travels along, so an error the webhooks service answers carries console's id. */
+  async call(request: {
+    method: 'GET' | 'POST';
+    path: string;
+    query?: Record<string, unknown>;
+    requestId: string;
+  }): Promise<{ status: number; body: unknown }> {
+    const { method, path, query = {}, requestId } = request;
+    const url = new URL(path, this.options.baseUrl);
+    for (const [name, value] of Object.entries(query)) {
+      if (typeof value === 'string') url.searchParams.set(name, value);
+    }
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: { [INTERNAL_TOKEN_HEADER]: this.tokens.tokenFor({ kind: 'operator' }, 'webhooks'), 'x-request-id': requestId },
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS),
+      });
+      return { status: res.status, body: await res.json() };
+    } catch (err) {
+      throw new AppError('service_unavailable', 'The webhooks service is unavailable. Retry shortly.', {
+        cause: err,
+        headers: { 'Retry-After': '1' },
+      });
+    }
+  }
+}

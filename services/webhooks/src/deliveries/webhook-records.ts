@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { AppError, ZDeliveryStatus, ZEventType, zId, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
+import type { Executor, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
+import { newId, zCursorParam, zLimit } from '@partner/http';
+import { decodeListCursor, encodeListCursor, type HmacKey } from '@partner/signing';
+import {
+  type DeliveryFilter,
+  findOwnedDelivery,
+  findWebhookEndpoint,
+  findEventRestaurantId,
+  insertDeliveries,
+  integratorMayReceive,
+  listOwnedDeliveries,
+} from '../webhooks.repository.js';
+
+// Webhook records as both the Partner API (an owner's own) and the dashboard (console's operator
+// routes, any owner) show them.
+
+export const ZDeliveryQuery = z.strictObject({
+  limit: zLimit,
+  cursor: zCursorParam,
+  endpointId: zId('we').optional(),
+  eventId: zId('evt').optional(),
+  eventType: ZEventType.optional(),
+  status: ZDeliveryStatus.optional(),
+});
+
+export const presentWebhookEndpoint = (row: WebhookEndpointRow): TWebhookEndpoint => ({
+  id: row.id,
+  url: row.url,
+  enabledEvents: row.enabled_events as TWebhookEndpoint['enabledEvents'],
+  description: row.description,
+  status: row.status,
+  disabledReason: row.disabled_reason,
+  createdAt: row.created_at.toISOString(),
+});
+
+export const presentDelivery = (row: WebhookDeliveryRow): TWebhookDelivery => ({
+  id: row.id,
+  eventId: row.event_id,
+  eventType: row.event_type as TWebhookDelivery['eventType'],
+  endpointId: row.endpoint_id,
+  attempt: row.attempt,
+  status: row.status,
+  responseStatus: row.response_status,
+  durationMs: row.duration_ms,
+  error: row.error,
+  createdAt: row.created_at.toISOString(),
+  nextAttemptAt: row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+});
+
+/**
+ * The delivery log of an owner (null: every owner, for the dashboard), newest first. Cursors are bound
+ * to the owner and the filters like every cursor of ours.
+ */
+export async function listDeliveries(
+  deps: { db: Executor; cursorKey: HmacKey },
+  owner: Owner | null,
+  query: DeliveryFilter & { limit: number; cursor?: string },
+) {
+  const { limit, cursor, ...filter } = query;
+  const binding = {
+    listing: 'deliveries',
+    scope: owner?.id ?? '*',
+    filters: [filter.endpointId ?? null, filter.eventId ?? null, filter.eventType ?? null, filter.status ?? null],
+  };
+  const position = cursor ? decodeListCursor(deps.cursorKey, cursor, binding) : null;
+  const before = position ? { createdAt: new Date(position.createdAt!), id: position.id! } : null;
+  const rows = await listOwnedDeliveries(deps.db, owner, filter, { before, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > limit && last
+      ? encodeListCursor(deps.cursorKey, binding, { createdAt: last.created_at.toISOString(), id: last.id })
+      : null;
+  return { data: page.map(presentDelivery), meta: { nextCursor } };
+}
+
+/** Sends the same event again (same evt_ id) as a new delivery, attempt 1, due now. */
+export async function resendDelivery(deps: { db: Executor; now: () => Date }, owner: Owner | null, id: string) {
+  const original = await findOwnedDelivery(deps.db, owner, id);
+  if (!original) throw new AppError('not_found', 'No such webhook delivery.');
+  const endpoint = await findWebhookEndpoint(deps.db, original.endpoint_id);
+  if (!endpoint || endpoint.status !== 'active') {
+    throw new AppError('conflict', 'The endpoint is disabled. Re-enable it, then resend.');
+  }
+  if (endpoint.owner_kind === 'integrator' && !original.event_type.startsWith('grant.')) {
+    const restaurantId = await findEventRestaurantId(deps.db, original.event_id);
+    if (!restaurantId || !(await integratorMayReceive(deps.db, restaurantId, endpoint.owner_id))) {
+      throw new AppError('conflict', "The restaurant's grant to this organisation has ended: its events are no longer sent here.");
+    }
+  }
+  const now = deps.now();
+  const row = {
+    id: newId('whd'),
+    event_id: original.event_id,
+    event_type: original.event_type,
+    endpoint_id: original.endpoint_id,
+    attempt: 1,
+    status: 'pending' as const,
+    next_attempt_at: now,
+    created_at: now,
+  };
+  await insertDeliveries(deps.db, [row]);
+  return presentDelivery({ ...row, response_status: null, duration_ms: null, error: null, claimed_until: null });
+}

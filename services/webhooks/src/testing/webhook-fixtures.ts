@@ -1,0 +1,91 @@
+import { randomBase62 } from '@partner/auth';
+import type { TEventType } from '@partner/contracts';
+import type { DeliveryStatus, Executor, Owner } from '@partner/db';
+import { newId } from '@partner/http';
+import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
+import { insertDeliveries, insertWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
+
+/** A public address: endpoints are registered without a DNS lookup (IP literals are not resolved). */
+export const PUBLIC_TARGET = 'https://93.184.215.14/hooks';
+
+/** A restaurant and the key principal the gateway would establish for a live secret key of it. */
+export async function arrangeOwner(db: Executor) {
+  const id = newId('rst');
+  await insertRestaurant(db, {
+    id,
+    name: 'Webhook Bistro',
+    slug: id.toLowerCase().replace('_', '-'),
+    currency: 'EUR',
+  });
+  const owner: Owner = { kind: 'restaurant', id };
+  return { owner, principal: keyPrincipalFor(owner) };
+}
+
+export async function arrangeEndpoint(db: Executor, owner: Owner, options: { disabledReason?: string } = {}) {
+  const row = await insertWebhookEndpoint(db, {
+    id: newId('we'),
+    owner,
+    url: PUBLIC_TARGET,
+    enabledEvents: ['*'],
+    description: null,
+    secret: `whsec_${randomBase62(32)}`,
+  });
+  if (options.disabledReason === undefined) return row;
+  return (await updateWebhookEndpoint(db, row.id, { status: 'disabled', disabled_reason: options.disabledReason }))!;
+}
+
+/** One attempt in the delivery log (the log reads deliveries alone: no outbox row is needed). */
+export async function arrangeDelivery(
+  db: Executor,
+  endpointId: string,
+  fields: { createdAt: Date; eventType?: TEventType; status?: DeliveryStatus; eventId?: string },
+) {
+  const status = fields.status ?? 'succeeded';
+  const row = {
+    id: newId('whd'),
+    event_id: fields.eventId ?? newId('evt'),
+    event_type: fields.eventType ?? 'item.updated',
+    endpoint_id: endpointId,
+    attempt: 1,
+    status,
+    next_attempt_at: status === 'pending' ? fields.createdAt : null,
+    created_at: fields.createdAt,
+  };
+  await insertDeliveries(db, [row]);
+  return row;
+}
+
+/**
+ * An owner's delivery log: two endpoints and five attempts a minute apart, oldest first, of several
+ * event types and statuses (the newest still pending); and a stranger with a log of their own.
+ */
+export async function arrangeDeliveryLog(db: Executor) {
+  const { owner, principal } = await arrangeOwner(db);
+  const endpoints = [await arrangeEndpoint(db, owner), await arrangeEndpoint(db, owner)] as const;
+  const [a, b] = endpoints;
+  const start = Date.now() - 3600_000;
+  const at = (minute: number) => new Date(start + minute * 60_000);
+  const deliveries = [
+    await arrangeDelivery(db, a.id, { createdAt: at(0), eventType: 'item.created', status: 'succeeded' }),
+    await arrangeDelivery(db, a.id, { createdAt: at(1), eventType: 'item.updated', status: 'failed' }),
+    await arrangeDelivery(db, b.id, { createdAt: at(2), eventType: 'item.updated', status: 'succeeded' }),
+    await arrangeDelivery(db, b.id, { createdAt: at(3), eventType: 'menu.updated', status: 'skipped' }),
+    await arrangeDelivery(db, a.id, { createdAt: at(4), eventType: 'item.updated', status: 'pending' }),
+  ] as const;
+  const stranger = await arrangeOwner(db);
+  const strangerEndpoint = await arrangeEndpoint(db, stranger.owner);
+  const strangerDelivery = await arrangeDelivery(db, strangerEndpoint.id, { createdAt: at(5) });
+  return { owner, principal, endpoints, deliveries, stranger: { ...stranger, endpoint: strangerEndpoint, delivery: strangerDelivery } };
+}
+
+/** The order of every listing: created_at, then id, both descending (ids compare by code unit, as the C collation does). */
+export const newestFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+
+export async function findDeliveries(db: Executor, eventId: string) {
+  return db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).orderBy('created_at').execute();
+}
+
+export async function findEndpointRow(db: Executor, id: string) {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,451 @@
+import { sql } from 'kysely';
+import type { DeliveryStatus, Executor, OutboxEventRow, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
+
+export async function insertWebhookEndpoint(
+  db: Executor,
+  row: { id: string; owner: Owner; url: string; enabledEvents: string[]; description: string | null; secret: string },
+): Promise<WebhookEndpointRow> {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({
+      id: row.id,
+      owner_kind: row.owner.kind,
+      owner_id: row.owner.id,
+      url: row.url,
+      enabled_events: row.enabledEvents,
+      description: row.description,
+      secret: row.secret,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An endpoint of this owner; another owner's endpoint is as missing as a deleted one. */
+export async function findOwnedWebhookEndpoint(db: Executor, owner: Owner, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findWebhookEndpoint(db: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** A page of an owner's endpoints, newest first, after `before` (the last row of the previous page). */
+export async function listOwnedWebhookEndpoints(
+  db: Executor,
+  owner: Owner,
+  page: { before: { createdAt: Date; id: string } | null; limit: number },
+): Promise<WebhookEndpointRow[]> {
+  let query = db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('deleted_at', 'is', null);
+  if (page.before) {
+    const { createdAt, id } = page.before;
+    query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+/** Takes the owner's endpoint lock until the transaction ends: creations of one owner count one by one. */
+export async function lockOwnerEndpoints(tx: Executor, owner: Owner): Promise<number> {
+  await sql`select pg_advisory_xact_lock(${0x5745}, hashtext(${`${owner.kind}:${owner.id}`}))`.execute(tx);
+  const { count } = await tx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export async function updateWebhookEndpoint(
+  db: Executor,
+  id: string,
+  changes: Partial<
+    Pick<
+      WebhookEndpointRow,
+      | 'url'
+      | 'enabled_events'
+      | 'description'
+      | 'status'
+      | 'disabled_reason'
+      | 'secret'
+      | 'previous_secret'
+      | 'previous_secret_expires_at'
+      | 'deleted_at'
+    >
+  >,
+): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Events not yet fanned out, oldest first, locked for this dispatcher (others skip them). */
+export async function lockEventsToFanOut(tx: Executor, limit: number): Promise<OutboxEventRow[]> {
+  return tx
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('fanned_out_at', 'is', null)
+    .orderBy('seq')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export interface FanOutTarget {
+  endpoint_id: string;
+  endpoint_status: 'active' | 'disabled';
+  owner_kind: 'restaurant' | 'integrator';
+  restaurant_lapsed: boolean;
+}
+
+/**
+ * The endpoints an event goes to: the restaurant's own, and those of integrators holding an active
+ * grant on it that includes `menu:read`; `grant.*` events go to the integrator they concern only. Each
+ * with its event filter. Grants are read here, never written: the fan-out must see them in the same
+ * statement.
+ */
+export async function findFanOutTargets(tx: Executor, event: OutboxEventRow): Promise<FanOutTarget[]> {
+  const { rows } = await sql<FanOutTarget>`
+    select e.id as endpoint_id, e.status as endpoint_status, e.owner_kind,
+           coalesce(r.subscription_status <> 'active' or not r.partner_api_addon, false) as restaurant_lapsed
+    from webhook_endpoints e
+    left join restaurants r on r.id = ${event.restaurant_id}
+    where e.deleted_at is null
+      and (e.enabled_events @> array['*'] or e.enabled_events @> array[${event.type}])
+      and (
+        case when ${event.integrator_org_id}::text is not null
+          then e.owner_kind = 'integrator' and e.owner_id = ${event.integrator_org_id}
+          else (e.owner_kind = 'restaurant' and e.owner_id = ${event.restaurant_id})
+            or (e.owner_kind = 'integrator' and e.owner_id in (
+                 select g.integrator_org_id from grants g
+                 where g.restaurant_id = ${event.restaurant_id} and g.status = 'active' and g.scopes @> array['menu:read']))
+        end
+      )
+    order by e.id
+  `.execute(tx);
+  return rows;
+}
+
+export async function insertDeliveries(
+  tx: Executor,
+  rows: {
+    id: string;
+    event_id: string;
+    event_type: string;
+    endpoint_id: string;
+    attempt: number;
+    status: DeliveryStatus;
+    next_attempt_at: Date | null;
+    created_at?: Date;
+  }[],
+): Promise<void> {
+  // Postgres takes at most 65,535 parameters a statement: 1,000 rows of 8 columns stay well inside.
+  for (let start = 0; start < rows.length; start += 1000) {
+    await tx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(start, start + 1000))
+      .execute();
+  }
+}
+
+export async function markEventsFannedOut(tx: Executor, seqs: number[], at: Date): Promise<void> {
+  if (seqs.length) await tx.updateTable('outbox_events').set({ fanned_out_at: at }).where('seq', 'in', seqs).execute();
+}
+
+/**
+ * Attempts whose lease ran out were taken by a dispatcher that died before recording an answer: the
+ * request may or may not have reached the receiver. Each is closed as failed and replaced by a new
+ * attempt row (a new delivery id, due now), so every delivery id a receiver sees is one send.
+ */
+export async function replaceAbandonedAttempts(db: Executor, now: Date): Promise<number> {
+  const result = await sql`
+    with abandoned as (
+      update webhook_deliveries set status = 'failed', claimed_until = null, next_attempt_at = null,
+             error = 'interrupted: the dispatcher stopped before it recorded an answer'
+      where id in (
+        select id from webhook_deliveries
+        where status = 'pending' and claimed_until is not null and claimed_until < ${now}
+        for update skip locked
+      )
+      returning event_id, event_type, endpoint_id, attempt
+    )
+    insert into webhook_deliveries (id, event_id, event_type, endpoint_id, attempt, status, next_attempt_at, created_at)
+    select 'whd_' || replace(gen_random_uuid()::text, '-', ''), event_id, event_type, endpoint_id, attempt, 'pending', ${now}, ${now}
+    from abandoned
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Leases due attempts to this dispatcher. Rows leased by a dispatcher that died come back when the
+ * lease runs out, so every attempt is made at least once.
+ */
+/** A leased attempt with what sending it needs: its endpoint and its event (one query for all three). */
+export interface ClaimedAttempt extends WebhookDeliveryRow {
+  seq: number;
+  endpoint: Pick<
+    WebhookEndpointRow,
+    'id' | 'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'owner_kind' | 'owner_id' | 'deleted_at'
+  >;
+  event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data'>;
+}
+
+export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, limit: number): Promise<ClaimedAttempt[]> {
+  const { rows } = await sql<WebhookDeliveryRow & { seq: number; endpoint: ClaimedAttempt['endpoint']; event: ClaimedAttempt['event'] }>`
+    with picked as (
+      select d.id, o.seq from webhook_deliveries d join outbox_events o on o.id = d.event_id
+      where d.status = 'pending' and d.next_attempt_at <= ${now} and d.claimed_until is null
+      order by d.next_attempt_at, o.seq
+      limit ${limit}
+      for update of d skip locked
+    ), leased as (
+      update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
+      from picked where d.id = picked.id
+      returning d.*, picked.seq
+    )
+    select leased.*,
+      json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
+        'previous_secret_expires_at', e.previous_secret_expires_at, 'owner_kind', e.owner_kind, 'owner_id', e.owner_id,
+        'deleted_at', e.deleted_at) as endpoint,
+      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data) as event
+    from leased
+    join webhook_endpoints e on e.id = leased.endpoint_id
+    join outbox_events o on o.id = leased.event_id
+    order by leased.next_attempt_at, leased.seq
+  `.execute(db);
+  // json_build_object carries timestamps as text: give them back their type.
+  return rows.map((row) => ({
+    ...row,
+    endpoint: {
+      ...row.endpoint,
+      previous_secret_expires_at: row.endpoint.previous_secret_expires_at ? new Date(row.endpoint.previous_secret_expires_at) : null,
+      deleted_at: row.endpoint.deleted_at ? new Date(row.endpoint.deleted_at) : null,
+    },
+    event: { ...row.event, created_at: new Date(row.event.created_at) },
+  }));
+}
+
+export async function recordDeliveryOutcome(
+  tx: Executor,
+  id: string,
+  outcome: { status: DeliveryStatus; responseStatus: number | null; durationMs: number | null; error: string | null },
+): Promise<void> {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.status,
+      response_status: outcome.responseStatus,
+      duration_ms: outcome.durationMs,
+      error: outcome.error,
+      next_attempt_at: null,
+      claimed_until: null,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Held deliveries of restaurants active again become due, in their original order. */
+/**
+ * An integrator hears of a restaurant only while its grant (with `menu:read`) is active: pending and
+ * held deliveries of a restaurant's events to an integrator whose grant ended are skipped, not sent
+ * (its own `grant.*` events excepted). Run before release and claim, every tick.
+ */
+export async function skipDeliveriesWithoutGrant(db: Executor): Promise<number> {
+  const result = await sql`
+    update webhook_deliveries d set status = 'skipped', next_attempt_at = null, error = 'the integrator no longer has an active grant'
+    from webhook_endpoints e, outbox_events o
+    where d.status in ('pending', 'held') and d.claimed_until is null
+      and e.id = d.endpoint_id and o.id = d.event_id
+      and e.owner_kind = 'integrator' and o.type not like 'grant.%'
+      and not ${hasActiveGrant(sql.ref('o.restaurant_id'), sql.ref('e.owner_id'))}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+const hasActiveGrant = (restaurantId: unknown, integratorOrgId: unknown) => sql<boolean>`exists (
+  select 1 from grants g
+  where g.restaurant_id = ${restaurantId} and g.integrator_org_id = ${integratorOrgId}
+    and g.status = 'active' and g.scopes @> array['menu:read'])`;
+
+/** The restaurant an event is about. */
+export async function findEventRestaurantId(db: Executor, eventId: string): Promise<string | undefined> {
+  return (await db.selectFrom('outbox_events').select('restaurant_id').where('id', '=', eventId).executeTakeFirst())?.restaurant_id;
+}
+
+/** Whether an integrator may still receive this restaurant's events (for a resend). */
+export async function integratorMayReceive(db: Executor, restaurantId: string, integratorOrgId: string): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean }>`select ${hasActiveGrant(restaurantId, integratorOrgId)} as ok`.execute(db);
+  return rows[0]?.ok === true;
+}
+
+export async function releaseHeldDeliveries(db: Executor, now: Date): Promise<number> {
+  const result = await sql`
+    update webhook_deliveries d set status = 'pending', next_attempt_at = ${now}
+    from webhook_endpoints e, outbox_events o, restaurants r
+    where d.status = 'held' and e.id = d.endpoint_id and o.id = d.event_id and r.id = o.restaurant_id
+      and r.subscription_status = 'active' and r.partner_api_addon
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Held longer than the hold window: given up, visible as expired in the delivery log. */
+export async function expireHeldDeliveries(db: Executor, olderThan: Date): Promise<number> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'expired' })
+    .where('status', '=', 'held')
+    .where('created_at', '<', olderThan)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface DeliveryFilter {
+  endpointId?: string;
+  eventId?: string;
+  eventType?: string;
+  status?: DeliveryStatus;
+}
+
+/** Deliveries of an owner's endpoints, newest first, keyset-paginated on (created_at, id). */
+export async function listOwnedDeliveries(
+  db: Executor,
+  owner: Owner | null,
+  filter: DeliveryFilter,
+  page: { before: { createdAt: Date; id: string } | null; limit: number },
+): Promise<WebhookDeliveryRow[]> {
+  let query = db.selectFrom('webhook_deliveries as d').innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id').selectAll('d');
+  if (owner) query = query.where('e.owner_kind', '=', owner.kind).where('e.owner_id', '=', owner.id);
+  if (filter.endpointId) query = query.where('d.endpoint_id', '=', filter.endpointId);
+  if (filter.eventId) query = query.where('d.event_id', '=', filter.eventId);
+  if (filter.eventType) query = query.where('d.event_type', '=', filter.eventType);
+  if (filter.status) query = query.where('d.status', '=', filter.status);
+  if (page.before) {
+    const { createdAt, id } = page.before;
+    query = query.where(sql<boolean>`(d.created_at, d.id) < (${createdAt}, ${id})`);
+  }
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.limit).execute();
+}
+
+export async function findOwnedDelivery(db: Executor, owner: Owner | null, id: string): Promise<WebhookDeliveryRow | undefined> {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .where('d.id', '=', id)
+    .where('e.deleted_at', 'is', null);
+  if (owner) query = query.where('e.owner_kind', '=', owner.kind).where('e.owner_id', '=', owner.id);
+  return query.executeTakeFirst();
+}
+
+export async function insertNotification(
+  db: Executor,
+  row: { owner_kind: string; owner_id: string; kind: string; message: string },
+): Promise<void> {
+  await db.insertInto('notifications').values(row).execute();
+}
+
+/** Whether the endpoint acknowledged any delivery since `since` (an endpoint that did is not dead). */
+export async function endpointSucceededSince(db: Executor, endpointId: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'succeeded')
+    .where('created_at', '>=', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findFirstAttempt(db: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Adds item changes to the restaurant's burst (a menu.updated is owed for them). */
+export async function recordMenuChanges(
+  tx: Executor,
+  change: { restaurantId: string; changedItemIds: string[]; deletedItemIds: string[]; at: Date },
+): Promise<void> {
+  await sql`
+    insert into menu_update_bursts (restaurant_id, first_change_at, last_change_at, changed_item_ids, deleted_item_ids)
+    values (${change.restaurantId}, ${change.at}, ${change.at}, ${change.changedItemIds}::text[], ${change.deletedItemIds}::text[])
+    on conflict (restaurant_id) do update set
+      last_change_at = greatest(menu_update_bursts.last_change_at, excluded.last_change_at),
+      changed_item_ids = array(select distinct unnest(menu_update_bursts.changed_item_ids || excluded.changed_item_ids)),
+      deleted_item_ids = array(select distinct unnest(menu_update_bursts.deleted_item_ids || excluded.deleted_item_ids))
+  `.execute(tx);
+}
+
+/** Bursts that are over (quiet long enough) or have waited long enough, locked for this dispatcher. */
+export async function takeFinishedMenuBursts(tx: Executor, quietSince: Date, startedBefore: Date) {
+  const bursts = await tx
+    .selectFrom('menu_update_bursts')
+    .selectAll()
+    .where((eb) => eb.or([eb('last_change_at', '<=', quietSince), eb('first_change_at', '<=', startedBefore)]))
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (bursts.length) {
+    await tx
+      .deleteFrom('menu_update_bursts')
+      .where(
+        'restaurant_id',
+        'in',
+        bursts.map((burst) => burst.restaurant_id),
+      )
+      .execute();
+  }
+  return bursts;
+}
+
+/** Many acknowledged attempts in one statement (a dispatcher records a batch's successes together). */
+export async function recordSucceededDeliveries(
+  db: Executor,
+  outcomes: { id: string; responseStatus: number; durationMs: number }[],
+): Promise<void> {
+  if (!outcomes.length) return;
+  await sql`
+    update webhook_deliveries d
+    set status = 'succeeded', response_status = u.response_status, duration_ms = u.duration_ms, error = null,
+        next_attempt_at = null, claimed_until = null
+    from unnest(${outcomes.map((o) => o.id)}::text[], ${outcomes.map((o) => o.responseStatus)}::int[], ${outcomes.map((o) => o.durationMs)}::int[])
+      as u(id, response_status, duration_ms)
+    where d.id = u.id
+  `.execute(db);
+}
+
+/** Where an owner (restaurant or integrator) wants to be told about things, if it said. */
+export async function findOwnerContactEmail(
+  db: Executor,
+  owner: { kind: 'restaurant' | 'integrator'; id: string },
+): Promise<string | null> {
+  const row =
+    owner.kind === 'restaurant'
+      ? await db.selectFrom('restaurants').select('contact_email').where('id', '=', owner.id).executeTakeFirst()
+      : await db.selectFrom('integrator_orgs').select('contact_email').where('id', '=', owner.id).executeTakeFirst();
+  return row?.contact_email ?? null;
+}
