@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
+import { SealingKeys } from '@partner/signing';
 import { type TestDatabase, useTestDatabase } from '@partner/testing';
 import { REDIS_URL } from './stack.js';
 
@@ -55,6 +56,7 @@ describe('service processes', () => {
     INTERNAL_JWT_PRIVATE_KEY: privateKey,
     CONSOLE_ADMIN_TOKEN: randomBytes(16).toString('hex'),
     CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('k1'),
     ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
     MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
     VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),

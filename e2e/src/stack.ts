@@ -6,6 +6,7 @@ import { generateInternalKeyPair } from '@partner/auth';
 import { type Db, lockForItemWrite, writeTimestamp } from '@partner/db';
 import { freePort, useTestDatabase } from '@partner/testing';
 import { connectRedis, type RedisClient, type StartedService } from '@partner/http';
+import { SealingKeys } from '@partner/signing';
 import { loadCatalogConfig, startCatalog } from '@partner/catalog';
 import { loadConciergeConfig, startConcierge } from '@partner/concierge';
 import { loadConsoleConfig, startConsole } from '@partner/console';
@@ -25,6 +26,8 @@ export interface Stack {
   adminToken: string;
   /** The secrets the services were started with, for tests that forge or check signatures. */
   secrets: { asset: string; cursor: string };
+  /** The webhooks service's sealing keys, for a dispatcher of a test's own. */
+  sealing: SealingKeys;
   /** The directory the local asset storage driver writes to. */
   assetDir: string;
   db: Db;
@@ -70,6 +73,7 @@ export async function startStack(
     ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
     MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
     VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
+    WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('e2e'),
     ASSET_STORAGE_DIR: assetDir,
     PUBLIC_BASE_URL: 'http://gateway.test',
     CATALOG_PORT: '0',
@@ -118,6 +122,7 @@ export async function startStack(
     console: new ConsoleClient({ baseUrl: consoleUrl, adminToken }),
     adminToken,
     secrets: { asset: env.ASSET_SIGNING_SECRET, cursor: env.CURSOR_SIGNING_SECRET },
+    sealing: SealingKeys.parse(env.WEBHOOK_SEALING_KEYS),
     assetDir,
     db: database.db,
     redis,

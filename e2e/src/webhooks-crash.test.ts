@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
 import { insertRestaurant, type TestDatabase, useTestDatabase } from '@partner/testing';
-import { insertWebhookEndpoint } from '@partner/webhooks';
+import { SealingKeys } from '@partner/signing';
+import { insertWebhookEndpoint, sealEndpointSecret } from '@partner/webhooks';
 import { REDIS_URL } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -13,6 +14,7 @@ import { startReceiver } from './webhook-receiver.js';
 const main = fileURLToPath(new URL('../../services/webhooks/dist/main.js', import.meta.url));
 
 let database: TestDatabase;
+const sealingSpec = SealingKeys.generateSpec('crash');
 const children: ReturnType<typeof spawn>[] = [];
 beforeAll(async () => {
   database = await useTestDatabase();
@@ -31,6 +33,7 @@ function startDispatcher() {
       REDIS_KEY_PREFIX: `crash${randomBytes(3).toString('hex')}:`,
       INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey,
       CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      WEBHOOK_SEALING_KEYS: sealingSpec,
       // Any free port: a random one may collide with a connection's ephemeral port and crash the process.
       WEBHOOKS_PORT: '0',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -60,7 +63,7 @@ describe('dispatcher crash', () => {
       url: receiver.url,
       enabledEvents: ['item.updated'],
       description: null,
-      secret: 'whsec_crash',
+      sealedSecret: sealEndpointSecret(SealingKeys.parse(sealingSpec), 'we_crash0000000000000000000', 'whsec_crash'),
     });
     const eventIds = Array.from({ length: 1000 }, (_, i) => `evt_crash${String(i).padStart(6, '0')}`);
     await database.db

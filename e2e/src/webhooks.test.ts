@@ -23,7 +23,14 @@ afterAll(async () => {
 function dispatcherWithClock(base = Date.now()) {
   const clock = { now: base };
   const sender = new WebhookSender({ allowPrivate: true });
-  const dispatcher = new Dispatcher({ db: stack.db, logger: silentLogger(), sender, now: () => new Date(clock.now), retryBaseMs: 60_000 });
+  const dispatcher = new Dispatcher({
+    db: stack.db,
+    logger: silentLogger(),
+    sender,
+    sealing: stack.sealing,
+    now: () => new Date(clock.now),
+    retryBaseMs: 60_000,
+  });
   return { clock, dispatcher, close: () => sender.close() };
 }
 
@@ -483,7 +490,14 @@ describe('delivery-time target checks', () => {
     await register(auth, { url: receiver.url });
     await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
     const sender = new WebhookSender({ allowPrivate: false });
-    const strictDispatcher = new Dispatcher({ db: stack.db, logger: silentLogger(), sender, now: () => new Date(), retryBaseMs: 60_000 });
+    const strictDispatcher = new Dispatcher({
+      db: stack.db,
+      logger: silentLogger(),
+      sender,
+      sealing: stack.sealing,
+      now: () => new Date(),
+      retryBaseMs: 60_000,
+    });
     await strictDispatcher.tick();
     await sender.close();
     expect(receiver.received).toHaveLength(0);
@@ -524,7 +538,15 @@ describe('owner notification by e-mail', () => {
 
     const mailer = new OwnerMailer(`smtp://127.0.0.1:${port}`, 'Partner Platform <notifications@partner.test>', silentLogger());
     const sender = new WebhookSender({ allowPrivate: true });
-    const dispatcher = new Dispatcher({ db: stack.db, logger: silentLogger(), sender, now: () => new Date(), retryBaseMs: 60_000, mailer });
+    const dispatcher = new Dispatcher({
+      db: stack.db,
+      logger: silentLogger(),
+      sender,
+      sealing: stack.sealing,
+      now: () => new Date(),
+      retryBaseMs: 60_000,
+      mailer,
+    });
     await dispatcher.tick();
     await sender.close();
     mailer.close();

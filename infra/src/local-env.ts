@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { generateInternalKeyPair } from '@partner/auth';
+import { SealingKeys } from '@partner/signing';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dataDir = join(repoRoot, '.data');
@@ -15,6 +16,7 @@ export interface LocalState {
   assetSecret: string;
   menuPageKeySecret: string;
   viewTokenSecret: string;
+  webhookSealingKeys: string;
   jwt: { privateKey: string; publicKey: string };
   demo?: { restaurantId: string; secretKey: string; publishableKey: string };
 }
@@ -26,6 +28,7 @@ export function loadLocalState(): LocalState {
     saved.assetSecret ??= randomBytes(32).toString('base64url');
     saved.menuPageKeySecret ??= randomBytes(32).toString('base64url');
     saved.viewTokenSecret ??= randomBytes(32).toString('base64url');
+    saved.webhookSealingKeys ??= SealingKeys.generateSpec('local1');
     return saved;
   }
   const state: LocalState = {
@@ -34,6 +37,7 @@ export function loadLocalState(): LocalState {
     assetSecret: randomBytes(32).toString('base64url'),
     menuPageKeySecret: randomBytes(32).toString('base64url'),
     viewTokenSecret: randomBytes(32).toString('base64url'),
+    webhookSealingKeys: SealingKeys.generateSpec('local1'),
     jwt: generateInternalKeyPair(),
   };
   saveLocalState(state);

@@ -27,6 +27,7 @@ const env = {
   ASSET_SIGNING_SECRET: process.env.ASSET_SIGNING_SECRET ?? state.assetSecret,
   MENU_PAGE_KEY_SECRET: process.env.MENU_PAGE_KEY_SECRET ?? state.menuPageKeySecret,
   VIEW_TOKEN_SECRET: process.env.VIEW_TOKEN_SECRET ?? state.viewTokenSecret,
+  WEBHOOK_SEALING_KEYS: process.env.WEBHOOK_SEALING_KEYS ?? state.webhookSealingKeys,
   // Locally there is usually no model: the demo page's widget then answers from the sandbox.
   MENU_PAGE_KEY_ENVIRONMENT: process.env.MENU_PAGE_KEY_ENVIRONMENT ?? (process.env.OPENAI_API_KEY ? 'live' : 'test'),
   ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),

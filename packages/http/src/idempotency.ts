@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import { keyPrincipal } from './internal-auth.js';
 import type { Db, IdempotencyRecordRow } from '@partner/db';
 import { AppError } from '@partner/contracts';
+import type { SealingKeys } from '@partner/signing';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -63,11 +64,28 @@ function captureBody(res: Response): () => Buffer | null {
   return () => (tooLarge ? null : Buffer.concat(chunks));
 }
 
-function replay(res: Response, record: IdempotencyRecordRow): void {
+/** What a stored answer is bound to when it is sealed: it opens for this key's replay only. */
+const sealingContext = (key: { apiKeyId: string; idempotencyKey: string }) => `idempotency:${key.apiKeyId}:${key.idempotencyKey}`;
+
+/** A stored answer as it was sent; one sealed under a key no longer configured cannot be replayed. */
+function storedBody(record: IdempotencyRecordRow, sealing: SealingKeys | undefined): string {
+  if (!record.response_body || !sealing) return record.response_body ?? '';
+  try {
+    return sealing.open(record.response_body, sealingContext({ apiKeyId: record.api_key_id, idempotencyKey: record.idempotency_key }));
+  } catch (err) {
+    throw new AppError('service_unavailable', 'The stored answer for this Idempotency-Key cannot be read. Retry later.', {
+      cause: err,
+      headers: { 'Retry-After': '60' },
+    });
+  }
+}
+
+function replay(res: Response, record: IdempotencyRecordRow, sealing: SealingKeys | undefined): void {
+  const body = storedBody(record, sealing);
   res.status(record.response_status ?? 200);
   if (record.response_content_type) res.setHeader('Content-Type', record.response_content_type);
   res.setHeader('Idempotent-Replayed', 'true');
-  res.end(record.response_body ?? '');
+  res.end(body);
 }
 
 /**
@@ -77,9 +95,11 @@ function replay(res: Response, record: IdempotencyRecordRow): void {
  * key on a different request is `409 idempotency_key_conflict`; a retry that arrives while the first
  * is still running waits for its answer. A 5xx, a 429 (quota or allowance used up: the retry is meant
  * to run once they allow it), an answer its route marked not replayable, or an interrupted execution
- * is not stored, so the retry runs again.
+ * is not stored, so the retry runs again. With `sealing`, answers are stored sealed (a service whose
+ * answers carry secrets: a webhook endpoint's signing secret).
  */
-export function idempotency(db: Db): RequestHandler {
+export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): RequestHandler {
+  const { sealing } = options;
   return async (req, res, next) => {
     if (!MUTATING.has(req.method)) return next();
     const idempotencyKey = req.headers['idempotency-key'];
@@ -106,7 +126,7 @@ export function idempotency(db: Db): RequestHandler {
           param: 'Idempotency-Key',
         });
       }
-      if (existing.state === 'completed') return replay(res, existing);
+      if (existing.state === 'completed') return replay(res, existing, sealing);
       if (Date.now() - started > WAIT.maxMs) {
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running. Retry shortly.', {
           param: 'Idempotency-Key',
@@ -127,7 +147,7 @@ export function idempotency(db: Db): RequestHandler {
         body && status < 500 && status !== 429
           ? completeIdempotencyKey(db, key, {
               status,
-              body: body.toString('utf8'),
+              body: sealing ? sealing.seal(body.toString('utf8'), sealingContext(key)) : body.toString('utf8'),
               contentType: String(res.getHeader('content-type') ?? '') || null,
             })
           : releaseIdempotencyKey(db, key);

@@ -4,6 +4,7 @@ import { requireInternalToken } from './internal-auth.js';
 import type { Logger } from './logger.js';
 import type { Db } from '@partner/db';
 import { idempotency } from './idempotency.js';
+import type { SealingKeys } from '@partner/signing';
 
 export interface ServiceAppOptions {
   service: string;
@@ -51,6 +52,8 @@ export function createInternalServiceApp(options: {
   logger: Logger;
   db: Db;
   internalPublicKey: string;
+  /** Seals the answers stored for Idempotency-Key retries (answers that carry secrets). */
+  sealing?: SealingKeys;
   register: (router: Router) => void;
 }): Express {
   return createServiceApp({
@@ -58,7 +61,7 @@ export function createInternalServiceApp(options: {
     logger: options.logger,
     guard: requireInternalToken({ publicKey: options.internalPublicKey, audience: options.service }),
     trustIncomingRequestId: true,
-    beforeRoutes: [idempotency(options.db)],
+    beforeRoutes: [idempotency(options.db, { sealing: options.sealing })],
     register: options.register,
   });
 }

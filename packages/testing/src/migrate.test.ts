@@ -31,6 +31,7 @@ describe('migrateToLatest', () => {
       '2026-11-24-webhooks',
       '2026-11-25-contacts',
       '2026-11-26-menu-page-switch',
+      '2026-11-27-webhook-fair-claim',
     ]);
 
     const again = await migrateToLatest(first);

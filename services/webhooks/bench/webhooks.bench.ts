@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { generateInternalKeyPair } from '@partner/auth';
-import { insertWebhookEndpoint } from '../src/webhooks.repository.js';
+import { SealingKeys } from '@partner/signing';
+// The built package (as production runs it), not its sources: the bench runs on plain Node.
+import { insertWebhookEndpoint, sealEndpointSecret } from '@partner/webhooks';
 import { benchRedisUrl, createBenchDatabase, median, pinToCore, seedUnlimitedKey, startProcess, stopProcesses } from '@partner/bench-kit';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
@@ -28,13 +30,15 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 
 const database = await createBenchDatabase();
 const { restaurant } = await seedUnlimitedKey(database.db, []);
+const sealingSpec = SealingKeys.generateSpec('bench');
+const endpointId = 'we_bench000000000000000000';
 await insertWebhookEndpoint(database.db, {
-  id: 'we_bench000000000000000000',
+  id: endpointId,
   owner: { kind: 'restaurant', id: restaurant.id },
   url: receiverUrl,
   enabledEvents: ['item.updated'],
   description: null,
-  secret: `whsec_${randomBytes(16).toString('hex')}`,
+  sealedSecret: sealEndpointSecret(SealingKeys.parse(sealingSpec), endpointId, `whsec_${randomBytes(16).toString('hex')}`),
 });
 
 const dispatcher = startProcess(here('../dist/main.js'), {
@@ -44,6 +48,7 @@ const dispatcher = startProcess(here('../dist/main.js'), {
   WEBHOOKS_PORT: '18082',
   INTERNAL_JWT_PUBLIC_KEY: generateInternalKeyPair().publicKey,
   CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
+  WEBHOOK_SEALING_KEYS: sealingSpec,
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   LOG_LEVEL: 'warn',
 });

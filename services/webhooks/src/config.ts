@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import { commonConfig, parseEnv, pemFromEnv, ZBehindGatewayEnv, zBoolFlag, zPort } from '@partner/http';
+import { SealingKeys } from '@partner/signing';
 
 const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   WEBHOOKS_PORT: zPort(8082),
   /** HMAC key for pagination cursors of the delivery log; every webhooks replica must share it. */
   CURSOR_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /**
+   * Keys that seal endpoint signing secrets (and stored answers carrying them) at rest:
+   * `id:base64(32 bytes)`, comma-separated, the sealing key first; older keys still open.
+   */
+  WEBHOOK_SEALING_KEYS: z.string().transform((spec, ctx) => {
+    try {
+      return SealingKeys.parse(spec);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
   /** true only for local development and tests: allows http and private, loopback or link-local targets. */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: zBoolFlag(false),
   /** First retry delay; later ones double (60, 120, ... 3840 s by default). Fractions for tests. */
@@ -23,6 +36,10 @@ const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   NOTIFY_EMAIL_FROM: z.string().default('Partner Platform <notifications@partner.invalid>'),
   /** false: this process serves the API only and leaves delivering to other replicas. */
   WEBHOOK_DISPATCHER_ENABLED: zBoolFlag(true),
+  /** Attempts in flight at once in one dispatcher. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
+  /** Attempts in flight at once for one owner in one dispatcher: the rest of the slots stay free for others. */
+  WEBHOOK_OWNER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Endpoints per owner (restaurant or integrator org): one event fans out to each of them. */
   WEBHOOK_MAX_ENDPOINTS_PER_OWNER: z.coerce.number().int().min(1).max(1000).default(16),
 }).superRefine((env, ctx) => {
@@ -38,6 +55,7 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     port: own.WEBHOOKS_PORT,
     internalPublicKey: pemFromEnv(own.INTERNAL_JWT_PUBLIC_KEY),
     cursorSecret: own.CURSOR_SIGNING_SECRET,
+    sealing: own.WEBHOOK_SEALING_KEYS,
     allowPrivateTargets: own.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     retryBaseMs: own.WEBHOOK_RETRY_BASE_SECONDS * 1000,
     leaseMs: own.WEBHOOK_LEASE_SECONDS * 1000,
@@ -47,6 +65,8 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     menuMaxDelayMs: own.WEBHOOK_MENU_MAX_DELAY_SECONDS * 1000,
     dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,
     maxEndpointsPerOwner: own.WEBHOOK_MAX_ENDPOINTS_PER_OWNER,
+    concurrency: own.WEBHOOK_CONCURRENCY,
+    ownerConcurrency: own.WEBHOOK_OWNER_CONCURRENCY,
   };
 }
 export type WebhooksConfig = ReturnType<typeof loadWebhooksConfig>;

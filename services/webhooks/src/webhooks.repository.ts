@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { DeliveryStatus, Executor, OutboxEventRow, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
 
+/** `sealedSecret`: the signing secret as `sealEndpointSecret` sealed it (secrets are never stored in clear). */
 export async function insertWebhookEndpoint(
   db: Executor,
-  row: { id: string; owner: Owner; url: string; enabledEvents: string[]; description: string | null; secret: string },
+  row: { id: string; owner: Owner; url: string; enabledEvents: string[]; description: string | null; sealedSecret: string },
 ): Promise<WebhookEndpointRow> {
   return db
     .insertInto('webhook_endpoints')
@@ -14,7 +15,7 @@ export async function insertWebhookEndpoint(
       url: row.url,
       enabled_events: row.enabledEvents,
       description: row.description,
-      secret: row.secret,
+      secret: row.sealedSecret,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -71,20 +72,7 @@ export async function lockOwnerEndpoints(tx: Executor, owner: Owner): Promise<nu
 export async function updateWebhookEndpoint(
   db: Executor,
   id: string,
-  changes: Partial<
-    Pick<
-      WebhookEndpointRow,
-      | 'url'
-      | 'enabled_events'
-      | 'description'
-      | 'status'
-      | 'disabled_reason'
-      | 'secret'
-      | 'previous_secret'
-      | 'previous_secret_expires_at'
-      | 'deleted_at'
-    >
-  >,
+  changes: Partial<Pick<WebhookEndpointRow, 'url' | 'enabled_events' | 'description' | 'status' | 'disabled_reason' | 'deleted_at'>>,
 ): Promise<WebhookEndpointRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
@@ -93,6 +81,62 @@ export async function updateWebhookEndpoint(
     .where('deleted_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * A new signing secret (sealed); the current one becomes the previous, signing beside it until
+ * `previousUntil`, or is dropped at once when that is null.
+ */
+export async function rotateWebhookEndpointSecret(
+  db: Executor,
+  id: string,
+  rotation: { sealedSecret: string; previousUntil: Date | null },
+): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      secret: rotation.sealedSecret,
+      previous_secret: rotation.previousUntil ? eb.ref('secret') : null,
+      previous_secret_expires_at: rotation.previousUntil,
+      updated_at: sql<Date>`now()`,
+    }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Endpoints whose secrets are not all sealed under the key that seals now, after `afterId`, by id. */
+export async function findEndpointsToReseal(db: Executor, currentPrefix: string, afterId: string, limit: number) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret', 'previous_secret'])
+    .where('id', '>', afterId)
+    .where((eb) =>
+      eb.or([
+        eb('secret', 'not like', `${currentPrefix}%`),
+        eb.and([eb('previous_secret', 'is not', null), eb('previous_secret', 'not like', `${currentPrefix}%`)]),
+      ]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Writes an endpoint's secrets sealed again, unless they changed since they were read (a rotation meanwhile). */
+export async function replaceSealedSecrets(
+  db: Executor,
+  read: { id: string; secret: string; previous_secret: string | null },
+  resealed: { secret: string; previous_secret: string | null },
+): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('webhook_endpoints')
+    .set(resealed)
+    .where('id', '=', read.id)
+    .where('secret', '=', read.secret)
+    .where((eb) => (read.previous_secret === null ? eb('previous_secret', 'is', null) : eb('previous_secret', '=', read.previous_secret)))
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
 }
 
 /** Events not yet fanned out, oldest first, locked for this dispatcher (others skip them). */
@@ -193,13 +237,8 @@ export async function replaceAbandonedAttempts(db: Executor, now: Date): Promise
   return Number(result.numAffectedRows ?? 0);
 }
 
-/**
- * Leases due attempts to this dispatcher. Rows leased by a dispatcher that died come back when the
- * lease runs out, so every attempt is made at least once.
- */
 /** A leased attempt with what sending it needs: its endpoint and its event (one query for all three). */
 export interface ClaimedAttempt extends WebhookDeliveryRow {
-  seq: number;
   endpoint: Pick<
     WebhookEndpointRow,
     'id' | 'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'owner_kind' | 'owner_id' | 'deleted_at'
@@ -207,18 +246,67 @@ export interface ClaimedAttempt extends WebhookDeliveryRow {
   event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data'>;
 }
 
-export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, limit: number): Promise<ClaimedAttempt[]> {
-  const { rows } = await sql<WebhookDeliveryRow & { seq: number; endpoint: ClaimedAttempt['endpoint']; event: ClaimedAttempt['event'] }>`
-    with picked as (
-      select d.id, o.seq from webhook_deliveries d join outbox_events o on o.id = d.event_id
-      where d.status = 'pending' and d.next_attempt_at <= ${now} and d.claimed_until is null
-      order by d.next_attempt_at, o.seq
-      limit ${limit}
+/** What a claim may take: `limit` attempts, and per owner at most `perOwner` with those already in flight. */
+export interface ClaimShape {
+  limit: number;
+  perOwner: number;
+  /** Attempts in flight per owner (`ownerKey`) in the claiming dispatcher. */
+  inFlight: ReadonlyMap<string, number>;
+}
+
+/** An endpoint owner as one string, the key of `ClaimShape.inFlight`. */
+export const ownerKey = (endpoint: { owner_kind: string; owner_id: string }): string => `${endpoint.owner_kind}:${endpoint.owner_id}`;
+
+/**
+ * Leases due attempts, fair between owners: each owner's due attempts are taken in due order, and owners
+ * take turns (every owner's first before anyone's second), each up to `perOwner` in flight. So an owner
+ * whose many endpoints are slow fills only their own share while every other owner's attempts go at once.
+ * Rows leased by a dispatcher that died come back when the lease runs out, so every attempt is made at
+ * least once.
+ */
+export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, shape: ClaimShape): Promise<ClaimedAttempt[]> {
+  const owners = [...shape.inFlight.keys()];
+  const counts = owners.map((owner) => shape.inFlight.get(owner)!);
+  const { rows } = await sql<WebhookDeliveryRow & { endpoint: ClaimedAttempt['endpoint']; event: ClaimedAttempt['event'] }>`
+    with recursive endpoints_due as (
+      -- The endpoints with pending attempts, one index probe each (a skip scan).
+      (select endpoint_id from webhook_deliveries where status = 'pending' order by endpoint_id limit 1)
+      union all
+      select (
+        select d.endpoint_id from webhook_deliveries d
+        where d.status = 'pending' and d.endpoint_id > endpoints_due.endpoint_id
+        order by d.endpoint_id limit 1
+      )
+      from endpoints_due where endpoints_due.endpoint_id is not null
+    ), due as (
+      -- Each endpoint's first due attempts; an owner's turns run across all of its endpoints.
+      select d.id, d.next_attempt_at,
+        coalesce(busy.in_flight, 0)
+          + row_number() over (partition by e.owner_kind, e.owner_id order by d.next_attempt_at, d.id) as turn
+      from endpoints_due
+      join webhook_endpoints e on e.id = endpoints_due.endpoint_id
+      left join unnest(${owners}::text[], ${counts}::int[]) as busy (owner, in_flight)
+        on busy.owner = e.owner_kind || ':' || e.owner_id
+      cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d
+        where d.endpoint_id = endpoints_due.endpoint_id and d.status = 'pending' and d.claimed_until is null
+          and d.next_attempt_at <= ${now}
+        order by d.next_attempt_at, d.id
+        limit ${shape.perOwner}
+      ) d
+    ), picked as (
+      -- The order is settled first (an array: the lock never drives the plan), then the rows are locked
+      -- with the conditions checked again: one another dispatcher claimed meanwhile is passed over.
+      select d.id from webhook_deliveries d
+      where d.id = any(array(
+          select id from due where turn <= ${shape.perOwner} order by turn, next_attempt_at, id limit ${shape.limit}
+        ))
+        and d.status = 'pending' and d.claimed_until is null
       for update of d skip locked
     ), leased as (
       update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
       from picked where d.id = picked.id
-      returning d.*, picked.seq
+      returning d.*
     )
     select leased.*,
       json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
@@ -228,7 +316,7 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
     from leased
     join webhook_endpoints e on e.id = leased.endpoint_id
     join outbox_events o on o.id = leased.event_id
-    order by leased.next_attempt_at, leased.seq
+    order by leased.next_attempt_at, o.seq
   `.execute(db);
   // json_build_object carries timestamps as text: give them back their type.
   return rows.map((row) => ({
@@ -261,7 +349,6 @@ export async function recordDeliveryOutcome(
     .execute();
 }
 
-/** Held deliveries of restaurants active again become due, in their original order. */
 /**
  * An integrator hears of a restaurant only while its grant (with `menu:read`) is active: pending and
  * held deliveries of a restaurant's events to an integrator whose grant ended are skipped, not sent
@@ -295,6 +382,7 @@ export async function integratorMayReceive(db: Executor, restaurantId: string, i
   return rows[0]?.ok === true;
 }
 
+/** Held deliveries of restaurants active again become due, in their original order. */
 export async function releaseHeldDeliveries(db: Executor, now: Date): Promise<number> {
   const result = await sql`
     update webhook_deliveries d set status = 'pending', next_attempt_at = ${now}

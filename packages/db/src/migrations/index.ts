@@ -4,6 +4,7 @@ import * as catalog from './2026-11-23-catalog.js';
 import * as webhooks from './2026-11-24-webhooks.js';
 import * as contacts from './2026-11-25-contacts.js';
 import * as menuPageSwitch from './2026-11-26-menu-page-switch.js';
+import * as webhookFairClaim from './2026-11-27-webhook-fair-claim.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-webhooks': webhooks,
   '2026-11-25-contacts': contacts,
   '2026-11-26-menu-page-switch': menuPageSwitch,
+  '2026-11-27-webhook-fair-claim': webhookFairClaim,
 };

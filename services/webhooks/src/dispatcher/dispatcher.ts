@@ -1,4 +1,6 @@
 import { signatureHeader } from '@partner/sdk';
+import type { SealingKeys } from '@partner/signing';
+import { openEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import {
   claimDueDeliveries,
   type ClaimedAttempt,
@@ -13,6 +15,7 @@ import {
   markEventsFannedOut,
   recordDeliveryOutcome,
   recordMenuChanges,
+  ownerKey,
   recordSucceededDeliveries,
   releaseHeldDeliveries,
   replaceAbandonedAttempts,
@@ -30,12 +33,17 @@ export interface DispatcherOptions {
   db: Db;
   logger: Logger;
   sender: WebhookSender;
+  /** Opens the endpoints' sealed signing secrets. */
+  sealing: SealingKeys;
   now: () => Date;
   retryBaseMs: number;
   /** How long an attempt is leased to this dispatcher; longer than the 10-second timeout. */
   leaseMs?: number;
   batchSize?: number;
+  /** Attempts in flight at once in this dispatcher. */
   concurrency?: number;
+  /** Attempts in flight at once for one owner, so one owner's slow endpoints cannot take every slot. */
+  ownerConcurrency?: number;
   holdMs?: number;
   /** menu.updated: sent once a restaurant's changes have been quiet this long... */
   menuQuietMs?: number;
@@ -57,49 +65,127 @@ function itemIdOf(event: OutboxEventRow): string | null {
 
 const HOLD_MS = 72 * 3600 * 1000;
 
+interface Acknowledgement {
+  id: string;
+  responseStatus: number;
+  durationMs: number;
+}
+
 /**
  * Outbox → deliveries → attempts. Each step locks only what it takes (SKIP LOCKED), so several
  * dispatchers share the work without sending one attempt twice; an attempt leased by a dispatcher that
  * died is replaced by a new one when its lease runs out, so nothing is lost (at-least-once, spec 6.2).
+ * Attempts run in a pool: a slot that frees is filled at once, owners take turns, and none holds more
+ * than `ownerConcurrency` slots, so one owner's slow endpoints never delay another's deliveries.
  */
 export class Dispatcher {
   private running = false;
   private stopped: Promise<void> | null = null;
+  private readonly attempts = new Set<Promise<void>>();
+  /** Attempts in flight per owner (`ownerKey`). */
+  private readonly inFlight = new Map<string, number>();
+  /** Successes not yet recorded: they are written together. */
+  private acknowledged: Acknowledgement[] = [];
+  /** An attempt finished since the loop last filled slots; `wake` ends the loop's wait for one. */
+  private slotFreed = false;
+  private wake: () => void = () => {};
 
   constructor(private readonly options: DispatcherOptions) {}
 
-  /** One round of every step; returns how much it did, so a loop knows whether to go again at once. */
+  /** One round of every step, waiting for the attempts it started; for tests and one-off runs. */
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
-    const now = this.options.now();
-    const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
-    await skipDeliveriesWithoutGrant(this.options.db);
-    await releaseHeldDeliveries(this.options.db, now);
-    await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
-    await replaceAbandonedAttempts(this.options.db, now);
-    const attempted = await this.deliverDue(now);
-    return { fannedOut, attempted };
+    const done = await this.round();
+    await this.settle();
+    return done;
   }
 
-  /** Runs ticks until stopped: again at once while there is work, otherwise after `idleMs`. */
+  /**
+   * Runs rounds until stopped: the next one at once while events arrive, otherwise after `idleMs`;
+   * meanwhile every slot that frees is filled again at once.
+   */
   start(idleMs = 100): void {
     if (this.running) return;
     this.running = true;
     this.stopped = (async () => {
       while (this.running) {
         try {
-          const { fannedOut, attempted } = await this.tick();
-          if (fannedOut + attempted === 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
+          const { fannedOut } = await this.round();
+          if (fannedOut === 0) await this.fillFreedSlotsFor(idleMs);
         } catch (err) {
-          this.options.logger.error({ err }, 'dispatcher tick failed');
-          await new Promise((resolve) => setTimeout(resolve, idleMs * 10));
+          this.options.logger.error({ err }, 'dispatcher round failed');
+          await this.nextFreedSlot(idleMs * 10);
         }
       }
+      await this.settle();
     })();
   }
 
+  /** Stops taking work, and returns once the attempts in flight have finished and been recorded. */
   async stop(): Promise<void> {
     this.running = false;
+    this.wake();
     await this.stopped;
+  }
+
+  /** Returns how much it started, so the loop knows whether to go again at once. */
+  private async round(): Promise<{ fannedOut: number; attempted: number }> {
+    const now = this.options.now();
+    const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
+    await skipDeliveriesWithoutGrant(this.options.db);
+    await releaseHeldDeliveries(this.options.db, now);
+    await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
+    await replaceAbandonedAttempts(this.options.db, now);
+    await this.recordAcknowledged();
+    const attempted = await this.startDueAttempts(now);
+    return { fannedOut, attempted };
+  }
+
+  /** For `ms`: whenever attempts finish, records them and starts due attempts in the slots they freed. */
+  private async fillFreedSlotsFor(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    for (let left = ms; this.running && left > 0; left = deadline - Date.now()) {
+      if (!(await this.nextFreedSlot(left))) return;
+      await this.recordAcknowledged();
+      await this.startDueAttempts(this.options.now());
+    }
+  }
+
+  /** Whether an attempt finished (or finishes within `ms`) since the slots were last filled. */
+  private nextFreedSlot(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const freed = () => {
+        clearTimeout(timer);
+        this.wake = () => {};
+        const was = this.slotFreed;
+        this.slotFreed = false;
+        resolve(was);
+      };
+      const timer = setTimeout(freed, ms);
+      this.wake = freed;
+      if (this.slotFreed) freed();
+    });
+  }
+
+  /** Waits for every attempt in flight and records their successes. */
+  private async settle(): Promise<void> {
+    await Promise.all([...this.attempts]);
+    await this.recordAcknowledged();
+  }
+
+  /**
+   * Successes are recorded together; if this process dies first, the lease runs out and they are sent
+   * again (at-least-once), never lost.
+   */
+  private async recordAcknowledged(): Promise<void> {
+    if (!this.acknowledged.length) return;
+    const batch = this.acknowledged;
+    this.acknowledged = [];
+    try {
+      await recordSucceededDeliveries(this.options.db, batch);
+    } catch (err) {
+      this.acknowledged.push(...batch);
+      throw err;
+    }
   }
 
   private async fanOut(now: Date): Promise<number> {
@@ -180,26 +266,38 @@ export class Dispatcher {
     });
   }
 
-  private async deliverDue(now: Date): Promise<number> {
-    const claimed = await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, this.options.batchSize ?? 500);
-    // Attempts start in due order, up to `concurrency` at once. Receivers get no ordering promise
-    // (spec 6.2: at-least-once, deduplicate on id); every event carries its createdAt.
-    const acknowledged: { id: string; responseStatus: number; durationMs: number }[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < claimed.length) await this.attempt(claimed[next++]!, acknowledged);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 128, claimed.length) }, worker));
-    // Successes are recorded together; if this process dies first, the lease runs out and they are
-    // sent again (at-least-once), never lost.
-    await recordSucceededDeliveries(this.options.db, acknowledged);
+  /**
+   * Fills the pool's free slots with due attempts, fairly between owners. Receivers get no ordering
+   * promise (spec 6.2: at-least-once, deduplicate on id); every event carries its createdAt.
+   */
+  private async startDueAttempts(now: Date): Promise<number> {
+    const free = (this.options.concurrency ?? 128) - this.attempts.size;
+    if (free <= 0) return 0;
+    const claimed = await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
+      limit: Math.min(free, this.options.batchSize ?? 500),
+      perOwner: this.options.ownerConcurrency ?? 32,
+      inFlight: this.inFlight,
+    });
+    for (const delivery of claimed) {
+      const owner = ownerKey(delivery.endpoint);
+      this.inFlight.set(owner, (this.inFlight.get(owner) ?? 0) + 1);
+      const running: Promise<void> = this.attempt(delivery)
+        // Not recorded: its lease runs out and replaceAbandonedAttempts sends it again.
+        .catch((err: unknown) => this.options.logger.error({ err, deliveryId: delivery.id }, 'webhook attempt failed'))
+        .finally(() => {
+          const left = this.inFlight.get(owner)! - 1;
+          if (left) this.inFlight.set(owner, left);
+          else this.inFlight.delete(owner);
+          this.attempts.delete(running);
+          this.slotFreed = true;
+          this.wake();
+        });
+      this.attempts.add(running);
+    }
     return claimed.length;
   }
 
-  private async attempt(
-    delivery: ClaimedAttempt,
-    acknowledged: { id: string; responseStatus: number; durationMs: number }[],
-  ): Promise<void> {
+  private async attempt(delivery: ClaimedAttempt): Promise<void> {
     const { db, sender } = this.options;
     const { endpoint, event } = delivery;
     if (endpoint.deleted_at || endpoint.status !== 'active') {
@@ -209,9 +307,9 @@ export class Dispatcher {
     }
     const now = this.options.now();
     const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.created_at.toISOString(), data: event.data });
-    const secrets = [endpoint.secret];
+    const secrets = [openEndpointSecret(this.options.sealing, endpoint.id, endpoint.secret)];
     if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now) {
-      secrets.push(endpoint.previous_secret);
+      secrets.push(openEndpointSecret(this.options.sealing, endpoint.id, endpoint.previous_secret));
     }
     const outcome = await sender.send(endpoint.url, body, {
       'x-service-event': event.type,
@@ -220,7 +318,7 @@ export class Dispatcher {
     });
     const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
     if (outcome.ok) {
-      acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
+      this.acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
       return;
     }
     const disabledFor = await db.transaction().execute(async (tx): Promise<string | null> => {

@@ -4,7 +4,7 @@ import { ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
 import { createApp } from '../app.js';
 import { type Client, MAX_ENDPOINTS_PER_OWNER, type Route, startWebhooksHarness, type WebhooksHarness } from '../testing/app-harness.js';
 import { expectError, expectGatewayOnly } from '../testing/http-expectations.js';
-import { arrangeEndpoint, arrangeOwner, findEndpointRow, newestFirst, PUBLIC_TARGET } from '../testing/webhook-fixtures.js';
+import { arrangeEndpoint, arrangeOwner, findEndpointRow, newestFirst, PUBLIC_TARGET, storedSecrets } from '../testing/webhook-fixtures.js';
 
 const base = '/v1/partner/webhook-endpoints';
 const missingId = 'we_missing000000000000000';
@@ -69,9 +69,11 @@ describe('POST /v1/partner/webhook-endpoints', () => {
     expect(await findEndpointRow(h.deps.db, endpoint.id)).toMatchObject({
       owner_kind: 'restaurant',
       owner_id: owner.id,
-      secret: endpoint.secret,
       enabled_events: ['item.updated', 'item.created'],
     });
+    const stored = await storedSecrets(h.deps.db, endpoint.id);
+    expect(stored.secret).toBe(endpoint.secret);
+    expect(stored.sealed[0]).not.toContain(endpoint.secret.slice('whsec_'.length));
   });
 
   it('subscribes to every event unless told otherwise', async () => {
@@ -243,10 +245,10 @@ describe('POST /v1/partner/webhook-endpoints/:id/rotate-secret', () => {
     const rotated = zData(ZWebhookEndpointWithSecret).parse(res.body).data;
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(endpoint.secret);
-    expect(await findEndpointRow(h.deps.db, endpoint.id)).toMatchObject({
+    expect(await storedSecrets(h.deps.db, endpoint.id)).toMatchObject({
       secret: rotated.secret,
-      previous_secret: endpoint.secret,
-      previous_secret_expires_at: new Date(NOW.getTime() + 3600_000),
+      previousSecret: endpoint.secret,
+      previousExpiresAt: new Date(NOW.getTime() + 3600_000),
     });
     expect((await api.get(`${base}/${endpoint.id}`)).body.data).not.toHaveProperty('secret');
   });
@@ -262,10 +264,10 @@ describe('POST /v1/partner/webhook-endpoints/:id/rotate-secret', () => {
     const { api } = await ownerClient();
     const endpoint = await register(api);
     const res = await api.post(`${base}/${endpoint.id}/rotate-secret`).send({ overlapSeconds: 0 });
-    expect(await findEndpointRow(h.deps.db, endpoint.id)).toMatchObject({
+    expect(await storedSecrets(h.deps.db, endpoint.id)).toMatchObject({
       secret: res.body.data.secret,
-      previous_secret: null,
-      previous_secret_expires_at: null,
+      previousSecret: null,
+      previousExpiresAt: null,
     });
   });
 
@@ -278,7 +280,7 @@ describe('POST /v1/partner/webhook-endpoints/:id/rotate-secret', () => {
     const { api } = await ownerClient();
     const endpoint = await register(api);
     expectError(await api.post(`${base}/${endpoint.id}/rotate-secret`).send(body), 400, 'invalid_request', param);
-    expect((await findEndpointRow(h.deps.db, endpoint.id)).secret).toBe(endpoint.secret);
+    expect((await storedSecrets(h.deps.db, endpoint.id)).secret).toBe(endpoint.secret);
   });
 });
 

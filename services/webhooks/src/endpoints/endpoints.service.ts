@@ -5,8 +5,10 @@ import {
   insertWebhookEndpoint,
   listOwnedWebhookEndpoints,
   lockOwnerEndpoints,
+  rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
 } from '../webhooks.repository.js';
+import { sealEndpointSecret } from './endpoint-secrets.js';
 import { decodeListCursor, encodeListCursor } from '@partner/signing';
 import { AppError } from '@partner/contracts';
 import { newId } from '@partner/http';
@@ -36,6 +38,8 @@ export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal
   const url = await checkTarget(deps, body.url);
   // One event becomes a delivery per endpoint: an owner's endpoints are capped, counted under a lock
   // so that concurrent creations cannot pass the cap together.
+  const id = newId('we');
+  const secret = newSecret();
   const row = await deps.db.transaction().execute(async (tx) => {
     if ((await lockOwnerEndpoints(tx, principal.owner)) >= deps.maxEndpointsPerOwner) {
       throw new AppError(
@@ -44,15 +48,15 @@ export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal
       );
     }
     return insertWebhookEndpoint(tx, {
-      id: newId('we'),
+      id,
       owner: principal.owner,
       url,
       enabledEvents: [...new Set(body.enabledEvents)],
       description: body.description ?? null,
-      secret: newSecret(),
+      sealedSecret: sealEndpointSecret(deps.sealing, id, secret),
     });
   });
-  return { ...presentWebhookEndpoint(row), secret: row.secret };
+  return { ...presentWebhookEndpoint(row), secret };
 }
 
 export async function getEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
@@ -106,11 +110,11 @@ export async function rotateSecret(
 ) {
   const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!existing) throw noSuchEndpoint();
-  const row = await updateWebhookEndpoint(deps.db, id, {
-    secret: newSecret(),
-    previous_secret: overlapSeconds > 0 ? existing.secret : null,
-    previous_secret_expires_at: overlapSeconds > 0 ? new Date(deps.now().getTime() + overlapSeconds * 1000) : null,
+  const secret = newSecret();
+  const row = await rotateWebhookEndpointSecret(deps.db, id, {
+    sealedSecret: sealEndpointSecret(deps.sealing, id, secret),
+    previousUntil: overlapSeconds > 0 ? new Date(deps.now().getTime() + overlapSeconds * 1000) : null,
   });
   if (!row) throw noSuchEndpoint();
-  return { ...presentWebhookEndpoint(row), secret: row.secret };
+  return { ...presentWebhookEndpoint(row), secret };
 }

@@ -6,6 +6,7 @@ import { HmacKey } from '@partner/signing';
 import { internalCaller, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
 import type { WebhooksDeps } from '../deps.js';
+import { TEST_SEALING_KEYS } from './webhook-fixtures.js';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 
@@ -29,6 +30,7 @@ export async function startWebhooksHarness(overrides: Partial<Pick<WebhooksDeps,
     now: () => new Date(),
     internalPublicKey: caller.publicKey,
     cursorKey: new HmacKey(randomBytes(32).toString('hex')),
+    sealing: TEST_SEALING_KEYS,
     targets: { allowPrivate: false },
     maxEndpointsPerOwner: MAX_ENDPOINTS_PER_OWNER,
     ...overrides,

@@ -3,10 +3,16 @@ import type { TEventType } from '@partner/contracts';
 import type { DeliveryStatus, Executor, Owner } from '@partner/db';
 import { newId } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
+import { SealingKeys } from '@partner/signing';
+import { openEndpointSecret, sealEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import { insertDeliveries, insertWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 
 /** A public address: endpoints are registered without a DNS lookup (IP literals are not resolved). */
 export const PUBLIC_TARGET = 'https://93.184.215.14/hooks';
+
+/** The key ring of the harness and of every endpoint the fixtures arrange (one key, id `test`). */
+export const TEST_SEALING_SPEC = SealingKeys.generateSpec('test');
+export const TEST_SEALING_KEYS = SealingKeys.parse(TEST_SEALING_SPEC);
 
 /** A restaurant and the key principal the gateway would establish for a live secret key of it. */
 export async function arrangeOwner(db: Executor) {
@@ -21,14 +27,19 @@ export async function arrangeOwner(db: Executor) {
   return { owner, principal: keyPrincipalFor(owner) };
 }
 
-export async function arrangeEndpoint(db: Executor, owner: Owner, options: { disabledReason?: string } = {}) {
+export async function arrangeEndpoint(
+  db: Executor,
+  owner: Owner,
+  options: { disabledReason?: string; url?: string; enabledEvents?: string[] } = {},
+) {
+  const id = newId('we');
   const row = await insertWebhookEndpoint(db, {
-    id: newId('we'),
+    id,
     owner,
-    url: PUBLIC_TARGET,
-    enabledEvents: ['*'],
+    url: options.url ?? PUBLIC_TARGET,
+    enabledEvents: options.enabledEvents ?? ['*'],
     description: null,
-    secret: `whsec_${randomBase62(32)}`,
+    sealedSecret: sealEndpointSecret(TEST_SEALING_KEYS, id, `whsec_${randomBase62(32)}`),
   });
   if (options.disabledReason === undefined) return row;
   return (await updateWebhookEndpoint(db, row.id, { status: 'disabled', disabled_reason: options.disabledReason }))!;
@@ -88,4 +99,16 @@ export async function findDeliveries(db: Executor, eventId: string) {
 
 export async function findEndpointRow(db: Executor, id: string) {
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** An endpoint's signing secrets as stored (sealed, never in clear), and opened. */
+export async function storedSecrets(db: Executor, id: string) {
+  const row = await findEndpointRow(db, id);
+  const open = (sealed: string | null) => sealed && openEndpointSecret(TEST_SEALING_KEYS, id, sealed);
+  return {
+    sealed: [row.secret, row.previous_secret].filter((value) => value !== null),
+    secret: open(row.secret),
+    previousSecret: open(row.previous_secret),
+    previousExpiresAt: row.previous_secret_expires_at,
+  };
 }

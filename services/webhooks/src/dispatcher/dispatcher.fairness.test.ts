@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOutboxEvent, type Owner } from '@partner/db';
+import { newId, silentLogger } from '@partner/http';
+import { useTestDatabase } from '@partner/testing';
+import { arrangeEndpoint, arrangeOwner, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { Dispatcher } from './dispatcher.js';
+import { WebhookSender } from './sender.js';
+
+const SLOW_ANSWER_MS = 9_000;
+
+let database: Awaited<ReturnType<typeof useTestDatabase>>;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(() => database.drop());
+
+/** A receiver whose `/slow/*` paths answer after 9 s and whose `/fast` path notes each event's arrival. */
+async function startReceivers() {
+  const arrivals = new Map<string, number>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.url!.startsWith('/slow/')) {
+        setTimeout(() => res.writeHead(204).end(), SLOW_ANSWER_MS).unref();
+        return;
+      }
+      arrivals.set((JSON.parse(body) as { id: string }).id, Date.now());
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (path: string) => `${base}${path}`,
+    arrivals,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const endpointOf = (owner: Owner, url: string) => arrangeEndpoint(database.db, owner, { url, enabledEvents: ['item.updated'] });
+
+async function emit(owner: Owner): Promise<string> {
+  const id = newId('evt');
+  await insertOutboxEvent(database.db, {
+    id,
+    type: 'item.updated',
+    restaurantId: owner.id,
+    data: { itemId: newId('itm'), restaurantId: owner.id, itemSlug: 'dish', itemName: 'Dish' },
+  });
+  return id;
+}
+
+describe('the dispatcher', () => {
+  it("delivers one owner's fast endpoint within 2 s while another owner's 100 endpoints take 9 s each", async () => {
+    const receivers = await startReceivers();
+    const sender = new WebhookSender({ allowPrivate: true });
+    const dispatcher = new Dispatcher({
+      db: database.db,
+      logger: silentLogger(),
+      sender,
+      sealing: TEST_SEALING_KEYS,
+      now: () => new Date(),
+      retryBaseMs: 60_000,
+    });
+    try {
+      const { owner: crowded } = await arrangeOwner(database.db);
+      const { owner: quiet } = await arrangeOwner(database.db);
+      for (let i = 0; i < 100; i++) await endpointOf(crowded, receivers.url(`/slow/${i}`));
+      await endpointOf(quiet, receivers.url('/fast'));
+
+      // Three events of the crowded owner: 300 attempts that each hold a connection for 9 s.
+      for (let i = 0; i < 3; i++) await emit(crowded);
+      dispatcher.start(50);
+      const emitted = new Map<string, number>();
+      for (let i = 0; i < 10; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        emitted.set(await emit(quiet), Date.now());
+      }
+      await expect.poll(() => receivers.arrivals.size, { timeout: 5_000, interval: 50 }).toBe(emitted.size);
+      const waits = [...emitted].map(([id, at]) => receivers.arrivals.get(id)! - at);
+      expect(Math.max(...waits)).toBeLessThan(2_000);
+    } finally {
+      // The slow attempts fail at once when their connections close, so the dispatcher stops promptly.
+      await receivers.close();
+      await dispatcher.stop();
+      await sender.close();
+    }
+  }, 30_000);
+});
