@@ -7,3 +7,11 @@ import { InvalidationChannel, type InvalidationMessage } from './invalidated-cac
  */
 export const accessInvalidations = new InvalidationChannel('access:invalidate', ['itemId', 'restaurantId']);
 export type AccessInvalidation = InvalidationMessage<'itemId' | 'restaurantId'>;
+
+/**
+ * Console tells every catalog replica, once a change has committed, that a restaurant's public menu
+ * page may read differently: a dish, a section or the restaurant itself changed. Replicas drop the
+ * rendered page at once.
+ */
+export const menuInvalidations = new InvalidationChannel('menu:invalidate', ['restaurantId']);
+export type MenuInvalidation = InvalidationMessage<'restaurantId'>;

@@ -19,12 +19,20 @@ export function parseEnv<T extends z.ZodType>(schema: T, env: Record<string, str
   throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 }
 
+/** `MAX_BODY_BYTES` unless configured: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
 /** Shared by every service: where the database, Redis and logs are. Services extend it with their own. */
 export const ZCommonEnv = z.object({
   DATABASE_URL: z.string().min(1, 'is required (postgres://...)'),
   REDIS_URL: z.string().min(1, 'is required (redis://...)'),
   REDIS_KEY_PREFIX: z.string().default('ptr:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * The largest request body, one setting for the whole platform: the gateway refuses a bigger one
+   * (declared or counted while proxying) before it reaches a service, and every service before parsing.
+   */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
 });
 
 /** A service behind the gateway also verifies the gateway's internal JWT. */
@@ -35,7 +43,13 @@ export const ZBehindGatewayEnv = ZCommonEnv.extend({
 
 /** The common part of every service's configuration, from its parsed environment. */
 export function commonConfig(env: z.infer<typeof ZCommonEnv>) {
-  return { databaseUrl: env.DATABASE_URL, redisUrl: env.REDIS_URL, redisPrefix: env.REDIS_KEY_PREFIX, logLevel: env.LOG_LEVEL };
+  return {
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_KEY_PREFIX,
+    logLevel: env.LOG_LEVEL,
+    maxBodyBytes: env.MAX_BODY_BYTES,
+  };
 }
 export type CommonConfig = ReturnType<typeof commonConfig>;
 

@@ -109,7 +109,7 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown, locati
  * JSON bodies: a body with another content type (multipart aside) is 415, malformed JSON 400, too large 413, all
  * in the envelope. Requests without a body pass through with `req.body` undefined.
  */
-export function jsonBody(options: { limit: string }): RequestHandler {
+export function jsonBody(options: { limit: number }): RequestHandler {
   const parse = express.json({ limit: options.limit, strict: false });
   return (req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -17,7 +17,8 @@ export interface ServiceAppOptions {
   beforeRoutes?: RequestHandler[];
   /** Mounts the service's routes; every one of them is behind the guard. */
   register: (router: Router) => void;
-  jsonLimit?: string;
+  /** `MAX_BODY_BYTES`, the gateway's limit too: a larger body is `413 payload_too_large`. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -33,7 +34,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     res.json({ status: 'ok', service: options.service });
   });
   app.use(options.guard);
-  app.use(jsonBody({ limit: options.jsonLimit ?? '1mb' }));
+  app.use(jsonBody({ limit: options.maxBodyBytes }));
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   const router = express.Router();
   options.register(router);
@@ -52,6 +53,7 @@ export function createInternalServiceApp(options: {
   logger: Logger;
   db: Db;
   internalPublicKey: string;
+  maxBodyBytes: number;
   /** Seals the answers stored for Idempotency-Key retries (answers that carry secrets). */
   sealing?: SealingKeys;
   register: (router: Router) => void;
@@ -63,5 +65,6 @@ export function createInternalServiceApp(options: {
     trustIncomingRequestId: true,
     beforeRoutes: [idempotency(options.db, { sealing: options.sealing })],
     register: options.register,
+    maxBodyBytes: options.maxBodyBytes,
   });
 }

@@ -10,6 +10,8 @@ export interface ServiceDeps {
   logger: Logger;
   redisPrefix: string;
   now: () => Date;
+  /** `MAX_BODY_BYTES`: larger bodies are refused with 413 before they are parsed. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function createServiceDeps(
   const redis = await connectRedis(config.redisUrl, (err) => logger.error({ err }, 'redis error'));
   const purge = options.purgesIdempotencyRecords ? startIdempotencyPurge(db, logger) : null;
   return {
-    deps: { db, redis, logger, redisPrefix: config.redisPrefix, now: () => new Date() },
+    deps: { db, redis, logger, redisPrefix: config.redisPrefix, now: () => new Date(), maxBodyBytes: config.maxBodyBytes },
     closeDeps: async () => {
       purge?.stop();
       await Promise.all([db.destroy(), redis.quit()]);

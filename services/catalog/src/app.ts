@@ -15,6 +15,7 @@ export function createApp(deps: CatalogDeps): Express {
     logger: deps.logger,
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
+    maxBodyBytes: deps.maxBodyBytes,
     register: (router) => {
       registerRestaurantRoutes(router, deps);
       registerItemRoutes(router, deps);

@@ -1,9 +1,17 @@
 import { AssetSigner, LocalDirectoryStorage, type AssetStorage } from '@partner/assets';
 import { UsageMeter } from '@partner/entitlements';
-import { accessInvalidations, connectRedis, createServiceDeps, subscribeToInvalidations, type ServiceDeps } from '@partner/http';
+import {
+  accessInvalidations,
+  connectRedis,
+  createServiceDeps,
+  menuInvalidations,
+  subscribeToInvalidations,
+  type ServiceDeps,
+} from '@partner/http';
 import { HmacKey, ViewTokens } from '@partner/signing';
 import type { CatalogConfig } from './config.js';
 import { ItemAccessCache } from './items/item-access-cache.js';
+import { MenuPageCache } from './menu-page/menu-page-cache.js';
 
 export interface CatalogDeps extends ServiceDeps {
   internalPublicKey: string;
@@ -12,6 +20,7 @@ export interface CatalogDeps extends ServiceDeps {
   usageMeter: UsageMeter;
   signer: AssetSigner;
   itemAccess: ItemAccessCache;
+  menuPages: MenuPageCache;
   storage: AssetStorage;
   publicBaseUrl: string;
   menuPageKeySecret: string;
@@ -31,7 +40,9 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
   const { deps, closeDeps } = await createServiceDeps('catalog', config, { synchronousCommit: false, purgesIdempotencyRecords: true });
   const itemAccess = new ItemAccessCache(deps.db, { ttlMs: config.accessCacheTtlMs });
   const subscriber = await connectRedis(config.redisUrl, (err) => deps.logger.error({ err }, 'redis subscriber error'));
+  const menuPages = new MenuPageCache({ ttlMs: config.accessCacheTtlMs });
   await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
+  await subscribeToInvalidations(subscriber, { channel: menuInvalidations, prefix: config.redisPrefix }, menuPages, deps.logger);
   return {
     deps: {
       ...deps,
@@ -40,6 +51,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       viewTokens: new ViewTokens(new HmacKey(config.viewTokenSecret), VIEW_TOKEN_LIFETIME_MS),
       usageMeter: new UsageMeter(deps.db),
       itemAccess,
+      menuPages,
       signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
       storage: new LocalDirectoryStorage(config.assetStorageDir),
       publicBaseUrl: config.publicBaseUrl,

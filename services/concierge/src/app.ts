@@ -11,6 +11,7 @@ export function createApp(deps: ConciergeDeps): Express {
     logger: deps.logger,
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
+    maxBodyBytes: deps.maxBodyBytes,
     register: (router) => registerConciergeRoutes(router, deps),
   });
 }

@@ -15,6 +15,7 @@ export function createApp(deps: ConsoleDeps): Express {
   return createServiceApp({
     service: 'console',
     logger: deps.logger,
+    maxBodyBytes: deps.maxBodyBytes,
     guard: requireAdminToken(deps.adminToken),
     trustIncomingRequestId: false,
     register: (router) => {

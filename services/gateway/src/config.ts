@@ -14,8 +14,6 @@ export const ZGatewayEnv = ZCommonEnv.extend({
   CONCIERGE_PORT: zPort(8083),
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   DOCS_URL: z.url().default('http://localhost:8080/docs'),
-  /** Bodies larger than this are refused with 413 before anything is proxied. */
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   /** How long a key lookup is trusted without a pub/sub invalidation; revocations arrive by pub/sub. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /**
@@ -47,7 +45,6 @@ function toGatewayConfig(env: z.infer<typeof ZGatewayEnv>) {
     },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     docsUrl: env.DOCS_URL,
-    maxBodyBytes: env.MAX_BODY_BYTES,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     clientLimitPerMin: env.CLIENT_PER_MIN,

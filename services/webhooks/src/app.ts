@@ -13,6 +13,7 @@ export function createApp(deps: WebhooksDeps): Express {
     logger: deps.logger,
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
+    maxBodyBytes: deps.maxBodyBytes,
     sealing: deps.sealing,
     register: (router) => {
       registerEndpointRoutes(router, deps);

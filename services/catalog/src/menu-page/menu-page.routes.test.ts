@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { derivePublishableKey } from '@partner/auth';
+import { menuInvalidations } from '@partner/http';
 import { createApp } from '../app.js';
+import { MenuPageCache } from './menu-page-cache.js';
 import {
   expectError,
   expectGuarded,
@@ -92,10 +94,29 @@ describe('GET /menu/{restaurantId}', () => {
 
   it('prints the key of the configured environment', async () => {
     const { restaurant } = await seedRestaurant(h.deps.db);
-    const sandboxed = createApp({ ...h.deps, menuPageKeyEnvironment: 'test' });
+    const sandboxed = createApp({ ...h.deps, menuPageKeyEnvironment: 'test', menuPages: new MenuPageCache({ ttlMs: 60_000 }) });
     const html = (await request(sandboxed).get(pagePath(restaurant.id)).set(h.caller.headers(publicPrincipal)).expect(200)).text;
     expect(html).toContain(`publishable-key="${menuPageKey(restaurant.id, 'test')}"`);
     expect(menuPageKey(restaurant.id, 'test')).toMatch(/^svc_pk_test_/);
+  });
+
+  it('serves the rendered page from memory until console announces a change of its restaurant', async () => {
+    const [one, other] = [(await seedRestaurant(h.deps.db, { name: 'Before' })).restaurant, (await seedRestaurant(h.deps.db)).restaurant];
+    const page = async (id: string) => (await h.get(pagePath(id), publicPrincipal).expect(200)).text;
+    expect(await page(one.id)).toContain('<h1>Before</h1>');
+    expect(await page(other.id)).not.toContain('Other new dish');
+    await h.deps.db.updateTable('restaurants').set({ name: 'After' }).where('id', '=', one.id).execute();
+    await seedItem(h.deps.db, one.id, { name: 'New dish' });
+    await seedItem(h.deps.db, other.id, { name: 'Other new dish' });
+    expect(await page(one.id)).toContain('<h1>Before</h1>');
+
+    // Messages arrive in order: once the other restaurant's page changed, this one's would have too.
+    await menuInvalidations.publish(h.deps.redis, h.deps.redisPrefix, { restaurantId: other.id });
+    await expect.poll(() => page(other.id)).toContain('Other new dish');
+    expect(await page(one.id)).toContain('<h1>Before</h1>');
+    await menuInvalidations.publish(h.deps.redis, h.deps.redisPrefix, { restaurantId: one.id });
+    await expect.poll(() => page(one.id)).toContain('<h1>After</h1>');
+    expect(await page(one.id)).toContain('New dish');
   });
 
   it('answers 404 for an unknown restaurant and for one whose subscription lapsed', async () => {

@@ -27,7 +27,7 @@ function menuPagePolicy(publicBaseUrl: string): string {
 export function registerMenuPageRoutes(router: Router, deps: CatalogDeps): void {
   const policy = menuPagePolicy(deps.publicBaseUrl);
   router.get('/menu/:id', async (req, res) => {
-    const html = await renderMenuPage(deps, req.params.id);
+    const html = await deps.menuPages.get(req.params.id, () => renderMenuPage(deps, req.params.id));
     if (!html) throw new AppError('not_found', 'No such menu.');
     res.setHeader('Cache-Control', 'public, max-age=60');
     res.setHeader('Content-Security-Policy', policy);

@@ -7,12 +7,20 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { OwnerRef, Principal } from '@partner/auth';
 import { AssetSigner, LocalDirectoryStorage } from '@partner/assets';
 import { UsageMeter } from '@partner/entitlements';
-import { accessInvalidations, connectRedis, silentLogger, subscribeToInvalidations } from '@partner/http';
+import {
+  accessInvalidations,
+  connectRedis,
+  DEFAULT_MAX_BODY_BYTES,
+  menuInvalidations,
+  silentLogger,
+  subscribeToInvalidations,
+} from '@partner/http';
 import { HmacKey, ViewTokens } from '@partner/signing';
 import { expectError, internalCaller, keyPrincipalFor, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
 import { VIEW_TOKEN_LIFETIME_MS, type CatalogDeps } from '../deps.js';
 import { ItemAccessCache } from '../items/item-access-cache.js';
+import { MenuPageCache } from '../menu-page/menu-page-cache.js';
 
 export const PUBLIC_BASE_URL = 'http://gateway.test';
 export const ASSET_URL_TTL_SECONDS = 900;
@@ -68,18 +76,22 @@ export async function startAppHarness(): Promise<AppHarness> {
   const clock = new TestClock();
   const logger = silentLogger();
   const itemAccess = new ItemAccessCache(database.db, { ttlMs: 60_000 });
+  const menuPages = new MenuPageCache({ ttlMs: 60_000 });
   await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: redisPrefix.prefix }, itemAccess, logger);
+  await subscribeToInvalidations(subscriber, { channel: menuInvalidations, prefix: redisPrefix.prefix }, menuPages, logger);
   const deps: CatalogDeps = {
     db: database.db,
     redis,
     logger,
     redisPrefix: redisPrefix.prefix,
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     now: clock.now,
     internalPublicKey: caller.publicKey,
     cursorKey: new HmacKey('catalog-test-cursor-secret-0123456789abcdef'),
     viewTokens: new ViewTokens(new HmacKey('catalog-test-view-token-secret-0123456789'), VIEW_TOKEN_LIFETIME_MS),
     usageMeter: new UsageMeter(database.db),
     itemAccess,
+    menuPages,
     signer: new AssetSigner({
       secret: 'catalog-test-asset-signing-secret-0123456789',
       publicBaseUrl: PUBLIC_BASE_URL,

@@ -4,7 +4,7 @@ import request from 'supertest';
 import type { OwnerRef, Principal } from '@partner/auth';
 import { AssetSigner } from '@partner/assets';
 import { UsageMeter } from '@partner/entitlements';
-import { connectRedis, silentLogger } from '@partner/http';
+import { connectRedis, DEFAULT_MAX_BODY_BYTES, silentLogger } from '@partner/http';
 import {
   type FakeOpenAI,
   internalCaller,
@@ -55,6 +55,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     db: database.db,
     redis,
     redisPrefix: redisPrefix.prefix,
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     logger: silentLogger(),
     now: () => new Date(),
     internalPublicKey: caller.publicKey,

@@ -43,6 +43,7 @@ describe('POST /console/restaurants/:id/items', () => {
   it('creates a published item by default, deriving its slug, with item.created in the same transaction', async () => {
     const restaurant = await seedRestaurant(h.deps, { currency: 'EUR' });
     const section = await seedSection(h.deps, restaurant.id);
+    const menu = await h.subscribe('menu:invalidate');
     const res = await createItem(restaurant.id, {
       name: 'Crème brûlée (large)',
       priceCents: 1250,
@@ -73,6 +74,8 @@ describe('POST /console/restaurants/:id/items', () => {
         data: { itemId: item.id, restaurantId: restaurant.id, itemSlug: 'creme-brulee-large', itemName: 'Crème brûlée (large)' },
       }),
     ]);
+    // The restaurant's public menu page is rendered anew.
+    expect(await menu.drain()).toEqual([{ restaurantId: restaurant.id }]);
     expect(events[0]!.writtenBy).toBe(await lastWriterOf(h.deps.db, 'items', item.id));
   });
 
@@ -127,6 +130,7 @@ describe('PATCH /console/items/:id', () => {
     const restaurant = await seedRestaurant(h.deps);
     const item = await seedItem(h.deps, restaurant.id, { status: 'draft' });
     const access = await h.subscribe('access:invalidate');
+    const menu = await h.subscribe('menu:invalidate');
     for (const status of ['published', 'archived', 'draft'] as const) {
       const res = await patchItem(item.id, { status });
       expect(res.status).toBe(200);
@@ -137,6 +141,7 @@ describe('PATCH /console/items/:id', () => {
     expect(events.map((event) => event.type)).toEqual(['item.created', 'item.updated', 'item.updated', 'item.updated']);
     expect(events.at(-1)!.writtenBy).toBe(await lastWriterOf(h.deps.db, 'items', item.id));
     expect(await access.drain()).toEqual([{ itemId: item.id }, { itemId: item.id }, { itemId: item.id }]);
+    expect(await menu.drain()).toEqual(Array(3).fill({ restaurantId: restaurant.id }));
   });
 
   it('changes the fields given and keeps the others; null clears the section', async () => {
@@ -178,6 +183,7 @@ describe('DELETE /console/items/:id', () => {
     const restaurant = await seedRestaurant(h.deps);
     const item = await seedItem(h.deps, restaurant.id);
     const access = await h.subscribe('access:invalidate');
+    const menu = await h.subscribe('menu:invalidate');
     const res = await deleteItem(item.id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { id: item.id, deleted: true } });
@@ -190,6 +196,7 @@ describe('DELETE /console/items/:id', () => {
     expect(events[1]).toMatchObject({ restaurantId: restaurant.id, data: { itemId: item.id, itemSlug: item.slug, itemName: item.name } });
     expect(events[1]!.writtenBy).toBe(await lastWriterOf(h.deps.db, 'items', item.id));
     expect(await access.drain()).toEqual([{ itemId: item.id }]);
+    expect(await menu.drain()).toEqual([{ restaurantId: restaurant.id }]);
   });
 
   it('treats a deleted item as gone: 404 on delete and update, no second event, its slug free again', async () => {

@@ -14,7 +14,7 @@ import {
 } from '@partner/db';
 import { presentItem } from '@partner/views';
 import { AppError } from '@partner/contracts';
-import { accessInvalidations, newId } from '@partner/http';
+import { accessInvalidations, menuInvalidations, newId } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 
 const presentSection = (row: SectionRow): TSection => ({ id: row.id, name: row.name, position: row.position });
@@ -46,9 +46,15 @@ export function slugify(name: string): string {
 }
 
 /**
- * Writes an item change and its event in one transaction, holding the restaurant's sync lock; once
- * committed, catalog replicas drop what they cached of an existing item (`itemId`; null for a new one).
+ * Once an item change has committed: catalog replicas drop what they cached of the item (an existing
+ * one: `itemId`; null for a new one) and the restaurant's rendered menu page.
  */
+async function announceItemChange(deps: ConsoleDeps, target: { restaurantId: string; itemId: string | null }): Promise<void> {
+  if (target.itemId) await accessInvalidations.publish(deps.redis, deps.redisPrefix, { itemId: target.itemId });
+  await menuInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: target.restaurantId });
+}
+
+/** Writes an item change and its event in one transaction, holding the restaurant's sync lock, then announces it. */
 export async function writeItemChange<T>(
   deps: ConsoleDeps,
   target: { restaurantId: string; itemId: string | null },
@@ -58,7 +64,7 @@ export async function writeItemChange<T>(
     await lockForItemWrite(tx, target.restaurantId);
     return change(tx);
   });
-  if (target.itemId) await accessInvalidations.publish(deps.redis, deps.redisPrefix, { itemId: target.itemId });
+  await announceItemChange(deps, target);
   return result;
 }
 

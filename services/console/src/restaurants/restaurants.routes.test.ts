@@ -79,6 +79,7 @@ describe('PATCH /console/restaurants/:id', () => {
     const restaurant = await seedRestaurant(h.deps);
     const access = await h.subscribe('access:invalidate');
     const keys = await h.subscribe('keys:invalidate');
+    const menu = await h.subscribe('menu:invalidate');
     const changes = {
       name: 'Chez Nouveau',
       publicMenuUrl: 'https://chez.test/menu',
@@ -100,6 +101,7 @@ describe('PATCH /console/restaurants/:id', () => {
     expect((await request(h.app).get(`/console/restaurants/${restaurant.id}`).set(h.admin)).body.data).toMatchObject(changes);
     expect(await access.drain()).toEqual([{ restaurantId: restaurant.id }]);
     expect(await keys.drain()).toEqual([{ ownerId: restaurant.id }]);
+    expect(await menu.drain()).toEqual([{ restaurantId: restaurant.id }]);
   });
 
   it('leaves the fields it is not given as they were, and pushes key invalidations only for suspension', async () => {

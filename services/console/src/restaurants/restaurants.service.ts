@@ -1,5 +1,5 @@
 import { derivePublishableKey } from '@partner/auth';
-import { accessInvalidations, keyInvalidations, newId } from '@partner/http';
+import { accessInvalidations, keyInvalidations, menuInvalidations, newId } from '@partner/http';
 import { billingPeriod, readUsage } from '@partner/entitlements';
 import { findRestaurantById, isUniqueViolation, type RestaurantUpdate } from '@partner/db';
 import { insertApiKey, setMenuPageKeyRevoked } from '../keys/keys.repository.js';
@@ -87,9 +87,10 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
   });
   if (!row) throw new AppError('not_found', 'No such restaurant.');
   if (body.menuPageEnabled !== undefined) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: id });
-  // Entitlements, quota and currency are cached with item lookups in the catalog; suspension is
-  // enforced at the gateway from cached key lookups: tell every replica now.
+  // Entitlements, quota and currency are cached with item lookups in the catalog, name and notes in its
+  // rendered menu page; suspension is enforced at the gateway from cached key lookups: tell every replica now.
   await accessInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: id });
+  await menuInvalidations.publish(deps.redis, deps.redisPrefix, { restaurantId: id });
   if (body.suspended !== undefined) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: id });
   return presentConsoleRestaurant(row);
 }

@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
 import { LocalDirectoryStorage } from '@partner/assets';
-import { connectRedis, silentLogger } from '@partner/http';
+import { connectRedis, DEFAULT_MAX_BODY_BYTES, silentLogger } from '@partner/http';
 import { freePort, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
 import type { ConsoleDeps } from '../deps.js';
@@ -40,6 +40,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     db: database.db,
     redis,
     redisPrefix: redisPrefix.prefix,
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     logger: silentLogger(),
     adminToken,
     publicUrl: 'http://dashboard.test',

@@ -6,6 +6,7 @@ import type { ApiKeyRow, Db } from '@partner/db';
 import {
   connectRedis,
   createInternalServiceApp,
+  DEFAULT_MAX_BODY_BYTES,
   keyInvalidations,
   type KeyInvalidation,
   listen,
@@ -94,6 +95,7 @@ async function startUpstreams(publicKey: string, db: Db) {
       logger: silentLogger(),
       db,
       internalPublicKey: publicKey,
+      maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
       register: (router) => {
         router.use((req, res) => {
           const seen = arrivals.get(req)!;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Principal } from '@partner/auth';
-import { connectRedis, silentLogger } from '@partner/http';
+import { connectRedis, DEFAULT_MAX_BODY_BYTES, silentLogger } from '@partner/http';
 import { HmacKey } from '@partner/signing';
 import { internalCaller, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
@@ -27,6 +27,7 @@ export async function startWebhooksHarness(overrides: Partial<Pick<WebhooksDeps,
     redis,
     logger: silentLogger(),
     redisPrefix: redisKeys.prefix,
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     now: () => new Date(),
     internalPublicKey: caller.publicKey,
     cursorKey: new HmacKey(randomBytes(32).toString('hex')),
