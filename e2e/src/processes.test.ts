@@ -78,6 +78,23 @@ describe('service processes', () => {
     expect(proc.output()).toContain('"msg":"stopped"');
   });
 
+  // 127.0.0.2 is this machine too (all of 127/8 is loopback), but not the address console was told to use.
+  it.each([
+    ['only on CONSOLE_HOST when it is set', { CONSOLE_HOST: '127.0.0.1' }, false],
+    ['on every address by default', {}, true],
+  ])('console listens %s', async (_name, hostEnv, reachableElsewhere) => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const proc = run('console', { ...common(), ...hostEnv, CONSOLE_PORT: String(port) });
+    expect((await waitForHealth(port)).status).toBe(200);
+    const elsewhere = await fetch(`http://127.0.0.2:${port}/healthz`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    expect(elsewhere).toBe(reachableElsewhere);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  });
+
   it('refuses to start with a missing or bad variable, naming it and not printing secrets', async () => {
     const { DATABASE_URL: _omitted, ...env } = common();
     const proc = run('catalog', { ...env, CURSOR_SIGNING_SECRET: 'too-short-secret', CATALOG_PORT: 'eighty' });
