@@ -3,6 +3,44 @@ import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Who writes which table (docs/architecture.md, "Tables and their owners"). Every other place writes
+ * none: it calls the owner's API. Tests, fixtures and benchmarks arrange data as they need.
+ */
+const TABLE_WRITERS = {
+  'services/console': ['restaurants', 'sections', 'items', 'integrator_orgs', 'api_keys', 'connect_links', 'grants', 'platform_settings'],
+  'services/webhooks': ['webhook_endpoints', 'webhook_deliveries', 'notifications', 'menu_update_bursts', 'outbox_events'],
+  'services/catalog': [],
+  'services/concierge': [],
+  'services/gateway': [],
+  'packages/db': ['outbox_events'],
+  'packages/http': ['idempotency_records'],
+  'packages/entitlements': ['usage_counters'],
+  'packages/{contracts,auth,signing,views,assets,sdk,embed,sample-dish}': [],
+};
+
+/** Kysely's write builders, and raw `sql` that writes, naming a table outside `tables`. */
+function writesOutside(place, tables) {
+  const owned = tables.length ? `(?!(?:${tables.join('|')})\\b)` : '';
+  const message = `${place} writes only the tables it owns (${tables.join(', ') || 'none'}): change another owner's table through its API (docs/architecture.md).`;
+  return [
+    {
+      selector: `CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|mergeInto|replaceInto)$/] > Literal.arguments:first-child[value=/^${owned}[a-z_]+/]`,
+      message,
+    },
+    {
+      selector: `TaggedTemplateExpression[tag.name="sql"] TemplateElement[value.raw=/(insert into|delete from|(?<!(?:do|for) )update) +${owned}[a-z_]+/i]`,
+      message,
+    },
+  ];
+}
+
+const tableOwnership = Object.entries(TABLE_WRITERS).map(([place, tables]) => ({
+  files: [`${place}/src/**/*.ts`],
+  ignores: ['**/*.test.ts', '**/src/testing/**', '**/bench/**', '**/migrations/**', '**/migrate*.ts'],
+  rules: { 'no-restricted-syntax': ['error', ...writesOutside(place, tables)] },
+}));
+
 export default defineConfig(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '.data/**', 'bench-results/**', 'screenshots/**', '**/*.mjs', '**/*.cjs'],
@@ -19,7 +57,7 @@ export default defineConfig(
     rules: {
       // Every promise is awaited, returned or explicitly voided: a forgotten one loses its error.
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-duplicate-imports': ['error', { allowSeparateTypeImports: true }],
@@ -27,6 +65,7 @@ export default defineConfig(
       '@typescript-eslint/require-await': 'off',
     },
   },
+  ...tableOwnership,
   {
     // Migrations are frozen in time: they run on Kysely<any>, never on today's schema types (Kysely's advice).
     files: ['packages/db/src/migrat*.ts', 'packages/db/src/migrations/**'],

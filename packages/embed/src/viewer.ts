@@ -107,6 +107,14 @@ class ServiceViewer extends HTMLElement {
   }
 
   /** The item with fresh signed URLs; the view token of the first load keeps refreshes uncounted. */
+  /** An expired URL makes the load fail: fetch fresh ones once and try again. */
+  private async retryWithFreshUrls(viewer: HTMLElement): Promise<void> {
+    if (this.demo || viewer.dataset.retried) return;
+    viewer.dataset.retried = 'true';
+    const fresh = await this.fetchItem();
+    if (fresh?.glbUrl) viewer.setAttribute('src', fresh.glbUrl);
+  }
+
   private async fetchItem(): Promise<ViewerItem | null> {
     const view = this.item?.viewToken ? `?view=${encodeURIComponent(this.item.viewToken)}` : '';
     try {
@@ -209,13 +217,7 @@ class ServiceViewer extends HTMLElement {
     viewer.setAttribute('ar', '');
     viewer.setAttribute('ar-modes', 'scene-viewer quick-look');
     viewer.setAttribute('ar-scale', 'fixed');
-    // An expired URL makes the load fail: fetch fresh ones once and try again.
-    viewer.addEventListener('error', async () => {
-      if (this.demo || viewer.dataset.retried) return;
-      viewer.dataset.retried = 'true';
-      const fresh = await this.fetchItem();
-      if (fresh?.glbUrl) viewer.setAttribute('src', fresh.glbUrl);
-    });
+    viewer.addEventListener('error', () => void this.retryWithFreshUrls(viewer));
     stage.querySelector('.poster')?.remove();
     stage.querySelector('.actions button')?.remove();
     stage.prepend(viewer);

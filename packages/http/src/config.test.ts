@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, distinctSecrets, parseEnv, zBoolFlag, zPort } from './config.js';
+import { ConfigError, crossFieldRule, distinctSecrets, parseEnv, zBoolFlag, zPort } from './config.js';
 
 /** The message of the ConfigError a parse throws; fails the test when nothing is thrown. */
 function configErrorOf(parse: () => unknown): string {
@@ -33,10 +33,31 @@ describe('configuration', () => {
   });
 
   it('refuses one secret reused for two purposes, naming the second', () => {
-    const secrets = z.object({ A_SECRET: z.string(), B_SECRET: z.string() }).superRefine(distinctSecrets('A_SECRET', 'B_SECRET'));
+    const secrets = z.object({ A_SECRET: z.string(), B_SECRET: z.string() }).check(distinctSecrets('A_SECRET', 'B_SECRET'));
     expect(parseEnv(secrets, { A_SECRET: 'one', B_SECRET: 'two' })).toEqual({ A_SECRET: 'one', B_SECRET: 'two' });
     const message = configErrorOf(() => parseEnv(secrets, { A_SECRET: 'same-value', B_SECRET: 'same-value' }));
     expect(message).toContain('B_SECRET: must differ from A_SECRET');
     expect(message).not.toContain('same-value');
+  });
+
+  it('reports a broken cross-field rule beside any other bad variable, in one start', () => {
+    const schema = z
+      .object({ DATABASE_URL: z.string().min(1), A_SECRET: z.string(), B_SECRET: z.string(), LOW: z.coerce.number(), HIGH: z.coerce.number() })
+      .check(distinctSecrets('A_SECRET', 'B_SECRET'))
+      .check(
+        crossFieldRule(['LOW', 'HIGH'], (env: { LOW: number; HIGH: number }, ctx) => {
+          if (env.LOW > env.HIGH) ctx.addIssue({ code: 'custom', path: ['LOW'], message: 'must not exceed HIGH' });
+        }),
+      );
+    const message = configErrorOf(() => parseEnv(schema, { A_SECRET: 'same', B_SECRET: 'same', LOW: '5', HIGH: '1' }));
+    expect(message).toContain('DATABASE_URL');
+    expect(message).toContain('B_SECRET: must differ from A_SECRET');
+    expect(message).toContain('LOW: must not exceed HIGH');
+  });
+
+  it('leaves a cross-field rule alone while a variable it reads is itself bad', () => {
+    const schema = z.object({ A_SECRET: z.string().min(8), B_SECRET: z.string().min(8) }).check(distinctSecrets('A_SECRET', 'B_SECRET'));
+    const message = configErrorOf(() => parseEnv(schema, { A_SECRET: 'short', B_SECRET: 'short' }));
+    expect(message).not.toContain('must differ');
   });
 });

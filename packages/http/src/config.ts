@@ -68,14 +68,27 @@ export function loadConfigOrExit<T>(load: () => T): T {
 }
 
 /**
- * A `superRefine` rule: each named secret must differ from the others. Every purpose signs with a
- * secret of its own, so that a signature made for one (a cursor) is never valid as another (a URL).
+ * A rule across several variables (`.check(crossFieldRule(...))`). It runs whenever the variables it
+ * reads parsed, whatever else failed, so that one start reports every error at once: zod skips a plain
+ * `superRefine` as soon as any field of the object has failed.
+ */
+export function crossFieldRule<T extends object>(
+  fields: readonly (keyof T & string)[],
+  rule: (env: T, ctx: z.RefinementCtx<T>) => void,
+): z.core.$ZodCheck<T> {
+  const reads = new Set<PropertyKey>(fields);
+  return z.superRefine<T>(rule, { when: (payload) => !payload.issues.some((issue) => reads.has(issue.path?.[0] ?? '')) });
+}
+
+/**
+ * Each named secret must differ from the others. Every purpose signs with a secret of its own, so that
+ * a signature made for one (a cursor) is never valid as another (a URL).
  */
 export function distinctSecrets<K extends string>(...names: K[]) {
-  return (env: Record<K, string>, ctx: z.RefinementCtx): void => {
+  return crossFieldRule<Record<K, string>>(names, (env, ctx) => {
     names.forEach((name, index) => {
       const twin = names.slice(0, index).find((other) => env[other] === env[name]);
       if (twin) ctx.addIssue({ code: 'custom', path: [name], message: `must differ from ${twin} (one secret per purpose)` });
     });
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ModelScript {
@@ -43,7 +43,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
   const requests: ModelRequest[] = [];
   let gate: Promise<void> = Promise.resolve();
   let open: () => void = () => {};
-  const server = createServer(async (req: IncomingMessage, res) => {
+  const answerCompletion = async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const record: ModelRequest = { body: JSON.parse(raw), closedEarly: false };
@@ -65,6 +65,9 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
     }
     res.write(chunk({}, 'stop'));
     res.end('data: [DONE]\n\n');
+  };
+  const server = createServer((req, res) => {
+    answerCompletion(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

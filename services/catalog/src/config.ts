@@ -25,7 +25,7 @@ const ZCatalogEnv = ZBehindGatewayEnv.extend({
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** Upper bound on a cached item lookup; console's invalidations arrive by pub/sub at once. */
   ACCESS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
-}).superRefine(distinctSecrets('CURSOR_SIGNING_SECRET', 'VIEW_TOKEN_SECRET', 'ASSET_SIGNING_SECRET', 'MENU_PAGE_KEY_SECRET'));
+}).check(distinctSecrets('CURSOR_SIGNING_SECRET', 'VIEW_TOKEN_SECRET', 'ASSET_SIGNING_SECRET', 'MENU_PAGE_KEY_SECRET'));
 
 export function loadCatalogConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZCatalogEnv, env);

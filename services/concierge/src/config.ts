@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonConfig, parseEnv, pemFromEnv, ZBehindGatewayEnv, zPort } from '@partner/http';
+import { commonConfig, crossFieldRule, parseEnv, pemFromEnv, ZBehindGatewayEnv, zPort } from '@partner/http';
 
 const ZConciergeEnv = ZBehindGatewayEnv.extend({
   CONCIERGE_PORT: zPort(8083),
@@ -19,12 +19,14 @@ const ZConciergeEnv = ZBehindGatewayEnv.extend({
   CONCIERGE_VISITOR_SHARE_PERCENT: z.coerce.number().min(0).max(100).default(2),
   /** ...and at least this many messages are theirs whatever the allowance. */
   CONCIERGE_VISITOR_MIN_MESSAGES: z.coerce.number().int().min(1).default(10),
-}).superRefine((env, ctx) => {
-  // A base URL without a key would silently leave live keys on "no model configured".
-  if (env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when OPENAI_BASE_URL is set' });
-  }
-});
+}).check(
+  crossFieldRule(['OPENAI_BASE_URL', 'OPENAI_API_KEY'], (env: { OPENAI_BASE_URL?: string; OPENAI_API_KEY?: string }, ctx) => {
+    // A base URL without a key would silently leave live keys on "no model configured".
+    if (env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when OPENAI_BASE_URL is set' });
+    }
+  }),
+);
 
 export function loadConciergeConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZConciergeEnv, env);

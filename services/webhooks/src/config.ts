@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonConfig, parseEnv, pemFromEnv, ZBehindGatewayEnv, zBoolFlag, zPort } from '@partner/http';
+import { commonConfig, crossFieldRule, parseEnv, pemFromEnv, ZBehindGatewayEnv, zBoolFlag, zPort } from '@partner/http';
 import { SealingKeys } from '@partner/signing';
 
 const ZWebhooksEnv = ZBehindGatewayEnv.extend({
@@ -14,7 +14,7 @@ const ZWebhooksEnv = ZBehindGatewayEnv.extend({
     try {
       return SealingKeys.parse(spec);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
       return z.NEVER;
     }
   }),
@@ -42,11 +42,16 @@ const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   WEBHOOK_OWNER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Endpoints per owner (restaurant or integrator org): one event fans out to each of them. */
   WEBHOOK_MAX_ENDPOINTS_PER_OWNER: z.coerce.number().int().min(1).max(1000).default(16),
-}).superRefine((env, ctx) => {
-  if (env.WEBHOOK_MENU_QUIET_SECONDS > env.WEBHOOK_MENU_MAX_DELAY_SECONDS) {
-    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_MENU_QUIET_SECONDS'], message: 'must not exceed WEBHOOK_MENU_MAX_DELAY_SECONDS' });
-  }
-});
+}).check(
+  crossFieldRule(
+    ['WEBHOOK_MENU_QUIET_SECONDS', 'WEBHOOK_MENU_MAX_DELAY_SECONDS'],
+    (env: { WEBHOOK_MENU_QUIET_SECONDS: number; WEBHOOK_MENU_MAX_DELAY_SECONDS: number }, ctx) => {
+      if (env.WEBHOOK_MENU_QUIET_SECONDS > env.WEBHOOK_MENU_MAX_DELAY_SECONDS) {
+        ctx.addIssue({ code: 'custom', path: ['WEBHOOK_MENU_QUIET_SECONDS'], message: 'must not exceed WEBHOOK_MENU_MAX_DELAY_SECONDS' });
+      }
+    },
+  ),
+);
 
 export function loadWebhooksConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZWebhooksEnv, env);

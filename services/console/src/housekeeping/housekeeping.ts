@@ -13,7 +13,7 @@ export function startHousekeeping(deps: Pick<ConsoleDeps, 'db' | 'logger' | 'now
     purgeTombstones(deps.db, new Date(deps.now().getTime() - TOMBSTONE_RETENTION_MS)).catch((err: unknown) =>
       deps.logger.error({ err }, 'housekeeping failed'),
     );
-  const timer = setInterval(run, EVERY_MS);
+  const timer = setInterval(() => void run(), EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

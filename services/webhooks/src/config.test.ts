@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@partner/http';
+import { SealingKeys } from '@partner/signing';
+import { loadWebhooksConfig } from './config.js';
+
+const base = {
+  DATABASE_URL: 'postgres://127.0.0.1/partner',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  INTERNAL_JWT_PUBLIC_KEY: 'pem',
+  CURSOR_SIGNING_SECRET: 'c'.repeat(32),
+  WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('k1'),
+};
+
+describe('webhooks configuration', () => {
+  it('reports a quiet period longer than the maximum delay together with every other bad variable', () => {
+    const load = () =>
+      loadWebhooksConfig({ ...base, CURSOR_SIGNING_SECRET: 'short', WEBHOOK_MENU_QUIET_SECONDS: '90', WEBHOOK_MENU_MAX_DELAY_SECONDS: '60' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/CURSOR_SIGNING_SECRET[\s\S]*WEBHOOK_MENU_QUIET_SECONDS: must not exceed WEBHOOK_MENU_MAX_DELAY_SECONDS/);
+  });
+
+  it('refuses a malformed sealing key ring without printing it', () => {
+    const load = () => loadWebhooksConfig({ ...base, WEBHOOK_SEALING_KEYS: 'k1-with-no-key-material' });
+    expect(load).toThrow(/WEBHOOK_SEALING_KEYS: each entry must be/);
+    expect(load).not.toThrow(/k1-with-no-key-material/);
+  });
+});
