@@ -51,6 +51,11 @@ export function signInternalToken(privateKey: string, principal: Principal, audi
 
 /** The principal inside a valid token for `audience`; throws when the token is bad in any way. */
 export function verifyInternalToken(publicKey: string, token: string, audience: string, nowMs: number = Date.now()): Principal {
+  return verifyClaims(publicKey, token, audience, nowMs).prn;
+}
+
+/** The verified claims, with the last millisecond at which the token is still good. */
+function verifyClaims(publicKey: string, token: string, audience: string, nowMs: number): Claims & { goodUntilMs: number } {
   const payload = jwt.verify(token, keyObject(publicKey, 'public'), {
     algorithms: [ALGORITHM],
     audience,
@@ -61,14 +66,16 @@ export function verifyInternalToken(publicKey: string, token: string, audience: 
   });
   if (typeof payload !== 'object' || !payload || !('prn' in payload)) throw new Error('token carries no principal');
   if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') throw new Error('token has no expiry');
-  return (payload as unknown as Claims).prn;
+  // A token minted with a longer `exp` still dies LIFETIME_SECONDS after it was issued.
+  const goodUntilMs = Math.min(payload.exp, payload.iat + LIFETIME_SECONDS) * 1000;
+  return { prn: (payload as unknown as Claims).prn, goodUntilMs };
 }
 
 /**
  * Signing and verifying ES256 costs more than the rest of a typical request, and a key sends many
  * requests a minute. The gateway reuses a token for a principal while it has more than half its
- * lifetime left; a service remembers a token it verified until it expires. Nothing is trusted for
- * longer than the token itself says.
+ * lifetime left; a service remembers a token it verified until it expires, or until it is older than
+ * the lifetime we give tokens, whichever comes first. Nothing is trusted for longer than either allows.
  */
 export class InternalTokenSigner {
   private readonly issued: LRUCache<string, string>;
@@ -106,11 +113,10 @@ export class InternalTokenVerifier {
     const cached = this.verified.get(token);
     if (cached) return cached;
     const now = this.now();
-    const principal = verifyInternalToken(this.publicKey, token, this.audience, now);
-    const { exp } = jwt.decode(token) as { exp: number };
-    const ttl = exp * 1000 - now;
-    if (ttl > 0) this.verified.set(token, principal, { ttl });
-    return principal;
+    const { prn, goodUntilMs } = verifyClaims(this.publicKey, token, this.audience, now);
+    const ttl = goodUntilMs - now;
+    if (ttl > 0) this.verified.set(token, prn, { ttl });
+    return prn;
   }
 }
 
