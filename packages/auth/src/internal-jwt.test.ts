@@ -76,7 +76,12 @@ describe('token reuse', () => {
   it('forgets a remembered token once it is older than the lifetime we give tokens, whatever its expiry says', () => {
     let now = Date.now();
     const verifier = new InternalTokenVerifier(pair.publicKey, 'catalog', () => now);
-    const longLived = jwt.sign({ prn: principal }, pair.privateKey, { algorithm: 'ES256', audience: 'catalog', issuer: 'gateway', expiresIn: '30d' });
+    const longLived = jwt.sign({ prn: principal }, pair.privateKey, {
+      algorithm: 'ES256',
+      audience: 'catalog',
+      issuer: 'gateway',
+      expiresIn: '30d',
+    });
     expect(verifier.verify(longLived)).toEqual(principal);
     now += 59_000;
     expect(verifier.verify(longLived)).toEqual(principal);

@@ -67,6 +67,7 @@ export const ZUsage = z.object({
   apiRequests: z.object({ used: z.number().int(), included: z.number().int(), overageBudget: z.number().int() }),
   conciergeMessages: z.object({ used: z.number().int(), allowance: z.number().int() }),
 });
+export type TUsage = z.infer<typeof ZUsage>;
 
 export const ZCreateSection = z.strictObject({ name: ZName, position: z.number().int().min(0).max(10_000).optional() });
 
@@ -106,6 +107,7 @@ export const ZIntegratorOrg = z.object({
   contactEmail: z.string().nullable(),
   createdAt: ZTimestamp,
 });
+export type TIntegratorOrg = z.infer<typeof ZIntegratorOrg>;
 
 export const ZCreateKey = z
   .strictObject({
@@ -150,6 +152,7 @@ export const ZConsoleKey = z.object({
   revokedAt: ZTimestamp.nullable(),
   createdAt: ZTimestamp,
 });
+export type TConsoleKey = z.infer<typeof ZConsoleKey>;
 /** Only the create response carries `value`, the plaintext key. */
 export const ZCreatedKey = ZConsoleKey.extend({ value: z.string() });
 
@@ -163,6 +166,7 @@ export const ZCreateConnectLink = z.strictObject({
     .optional(),
 });
 export const ZConnectLink = z.object({ token: z.string(), url: z.string(), expiresAt: ZTimestamp });
+export type TConnectLink = z.infer<typeof ZConnectLink>;
 export const ZApproveConnectLink = z.strictObject({ restaurantId: zId('rst') });
 
 export const ZGrant = z.object({
@@ -174,5 +178,6 @@ export const ZGrant = z.object({
   createdAt: ZTimestamp,
   revokedAt: ZTimestamp.nullable(),
 });
+export type TGrant = z.infer<typeof ZGrant>;
 
 export const ZKillSwitch = z.strictObject({ concierge: z.boolean() });

@@ -42,7 +42,13 @@ describe('configuration', () => {
 
   it('reports a broken cross-field rule beside any other bad variable, in one start', () => {
     const schema = z
-      .object({ DATABASE_URL: z.string().min(1), A_SECRET: z.string(), B_SECRET: z.string(), LOW: z.coerce.number(), HIGH: z.coerce.number() })
+      .object({
+        DATABASE_URL: z.string().min(1),
+        A_SECRET: z.string(),
+        B_SECRET: z.string(),
+        LOW: z.coerce.number(),
+        HIGH: z.coerce.number(),
+      })
       .check(distinctSecrets('A_SECRET', 'B_SECRET'))
       .check(
         crossFieldRule(['LOW', 'HIGH'], (env: { LOW: number; HIGH: number }, ctx) => {

@@ -14,7 +14,12 @@ const base = {
 describe('webhooks configuration', () => {
   it('reports a quiet period longer than the maximum delay together with every other bad variable', () => {
     const load = () =>
-      loadWebhooksConfig({ ...base, CURSOR_SIGNING_SECRET: 'short', WEBHOOK_MENU_QUIET_SECONDS: '90', WEBHOOK_MENU_MAX_DELAY_SECONDS: '60' });
+      loadWebhooksConfig({
+        ...base,
+        CURSOR_SIGNING_SECRET: 'short',
+        WEBHOOK_MENU_QUIET_SECONDS: '90',
+        WEBHOOK_MENU_MAX_DELAY_SECONDS: '60',
+      });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/CURSOR_SIGNING_SECRET[\s\S]*WEBHOOK_MENU_QUIET_SECONDS: must not exceed WEBHOOK_MENU_MAX_DELAY_SECONDS/);
   });

@@ -14,7 +14,15 @@ import {
 import { findIntegratorOrgById, insertIntegratorOrg, updateIntegratorOrg } from './integrators.repository.js';
 import { type Executor, findRestaurantById, type GrantRow, insertOutboxEvent, type IntegratorOrgRow, isUniqueViolation } from '@partner/db';
 import { AppError } from '@partner/contracts';
-import type { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
+import type {
+  TConnectLink,
+  TGrant,
+  TIntegratorOrg,
+  ZApproveConnectLink,
+  ZCreateConnectLink,
+  ZCreateIntegrator,
+  ZUpdateIntegrator,
+} from '@partner/contracts';
 import type { ConsoleDeps } from '../deps.js';
 
 const DEFAULT_GRANT_SCOPES = ['menu:read', 'assets:read', 'webhooks:manage', 'concierge:chat'];
@@ -22,7 +30,7 @@ const CONNECT_LINK_LIFETIME_SECONDS = 7 * 24 * 3600;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export const presentIntegrator = (row: IntegratorOrgRow) => ({
+export const presentIntegrator = (row: IntegratorOrgRow): TIntegratorOrg => ({
   id: row.id,
   name: row.name,
   slug: row.slug,
@@ -31,7 +39,7 @@ export const presentIntegrator = (row: IntegratorOrgRow) => ({
   createdAt: row.created_at.toISOString(),
 });
 
-export const presentGrant = (row: GrantRow) => ({
+export const presentGrant = (row: GrantRow): TGrant => ({
   id: row.id,
   restaurantId: row.restaurant_id,
   integratorOrgId: row.integrator_org_id,
@@ -66,7 +74,11 @@ export async function patchIntegrator(deps: ConsoleDeps, id: string, body: z.inf
 }
 
 /** A link the integrator sends to an owner; its token is shown once and stored only as a hash. */
-export async function createConnectLink(deps: ConsoleDeps, integratorOrgId: string, body: z.infer<typeof ZCreateConnectLink>) {
+export async function createConnectLink(
+  deps: ConsoleDeps,
+  integratorOrgId: string,
+  body: z.infer<typeof ZCreateConnectLink>,
+): Promise<TConnectLink> {
   if (!(await findIntegratorOrgById(deps.db, integratorOrgId))) throw new AppError('not_found', 'No such integrator.');
   const token = `cl_${randomBase62(32)}`;
   const expiresAt = new Date(deps.now().getTime() + (body.expiresInSeconds ?? CONNECT_LINK_LIFETIME_SECONDS) * 1000);

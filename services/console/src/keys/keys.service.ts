@@ -5,13 +5,13 @@ import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, re
 import { findIntegratorOrgById } from '../integrators/integrators.repository.js';
 import { type ApiKeyRow, findRestaurantById } from '@partner/db';
 import { AppError } from '@partner/contracts';
-import type { ZCreateKey } from '@partner/contracts';
+import type { TConsoleKey, ZCreateKey } from '@partner/contracts';
 import type { ConsoleDeps } from '../deps.js';
 
 /** Live keys start at this per-minute ceiling unless created with another; test keys are capped at 60 anyway. */
 const DEFAULT_RATE_LIMIT = { live: 600, test: 60 } as const;
 
-export function presentKey(row: ApiKeyRow) {
+export function presentKey(row: ApiKeyRow): TConsoleKey {
   return {
     id: row.id,
     restaurantId: row.restaurant_id,

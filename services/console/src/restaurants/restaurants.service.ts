@@ -6,7 +6,7 @@ import { insertApiKey, setMenuPageKeyRevoked } from '../keys/keys.repository.js'
 import { insertRestaurant, updateRestaurant } from './restaurants.repository.js';
 import { presentConsoleRestaurant } from '../present.js';
 import { AppError } from '@partner/contracts';
-import type { TConsoleRestaurant, ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
+import type { TConsoleRestaurant, TUsage, ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
 import type { z } from 'zod';
 import type { ConsoleDeps } from '../deps.js';
 
@@ -96,7 +96,7 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
 }
 
 /** This billing period's API requests and concierge messages against their limits. */
-export async function getUsage(deps: ConsoleDeps, id: string) {
+export async function getUsage(deps: ConsoleDeps, id: string): Promise<TUsage> {
   const row = await findRestaurantById(deps.db, id);
   if (!row) throw new AppError('not_found', 'No such restaurant.');
   const period = billingPeriod(row.billing_anchor, deps.now());
