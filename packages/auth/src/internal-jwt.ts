@@ -25,8 +25,9 @@ export function generateInternalKeyPair(): { privateKey: string; publicKey: stri
   return { privateKey, publicKey };
 }
 
-// Parsing a PEM costs more than the signature itself: parse each key once per process.
-const parsedKeys = new Map<string, KeyObject>();
+// Parsing a PEM costs more than the signature itself: parse each key once per process (a process
+// holds one or two; the bound is for tests, which make many).
+const parsedKeys = new LRUCache<string, KeyObject>({ max: 64 });
 function keyObject(pem: string, kind: 'private' | 'public'): KeyObject {
   let key = parsedKeys.get(pem);
   if (!key) {
