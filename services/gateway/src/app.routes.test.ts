@@ -118,7 +118,7 @@ describe('outside the partner API', () => {
   });
 
   // The built scripts are a build artefact (packages/embed/dist): serve a directory of the test's own.
-  it('serves the embed scripts to any origin, cacheable and never sniffed', async () => {
+  it('serves the embed scripts to any origin, cacheable, never sniffed, framed or sent with a referrer', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-embed-'));
     try {
       await writeFile(join(dir, 'v1.js'), 'export {};\n');
@@ -128,6 +128,8 @@ describe('outside the partner API', () => {
         'access-control-allow-origin': '*',
         'cross-origin-resource-policy': 'cross-origin',
         'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'referrer-policy': 'no-referrer',
         'cache-control': 'public, max-age=300',
       });
       expect(res.headers['content-type']).toMatch(/javascript/);

@@ -4,7 +4,7 @@ import { generateApiKey, VISITOR_HEADER } from '@partner/auth';
 import { createApp } from './app.js';
 import { connectRedis } from '@partner/http';
 import { testRedisUrl } from '@partner/testing';
-import { visitorOf } from './rate-limit/client-limits.js';
+import { clientGroupOf, visitorOf } from './rate-limit/client-limits.js';
 import { TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limit/rate-limiter.js';
 import { expectError, type GatewayHarness, type Owner, startGatewayHarness } from './testing/app-harness.js';
 
@@ -67,6 +67,55 @@ describe('a publishable key on the concierge routes', () => {
     expect((await chat(harness.app, other.id, await publicKeyOf(other), '203.0.113.99')).status).toBe(200);
   });
 
+  it("counts an integrator's key per restaurant in the route: one restaurant's full bucket leaves the next one's alone", async () => {
+    harness.pinClockInMinute(20);
+    const integrator = await harness.integrator();
+    const [first, second] = [await harness.restaurant(), await harness.restaurant()];
+    const headers = await publicKeyOf(integrator);
+    for (let i = 0; i < 5; i++) expect((await chat(harness.app, first.id, headers, `203.0.114.${i}`)).status).toBe(200);
+    expectError(await chat(harness.app, first.id, headers, '203.0.114.99'), 429, 'rate_limited');
+    // The same visitor, the same key, another restaurant: fresh buckets.
+    expect((await chat(harness.app, second.id, headers, '203.0.114.0')).status).toBe(200);
+    expect((await chat(harness.app, second.id, headers, '203.0.114.99')).status).toBe(200);
+  });
+
+  it("counts the route's restaurant as the service will read it (a percent-encoded id is the same restaurant)", async () => {
+    harness.pinClockInMinute(20);
+    const restaurant = await harness.restaurant();
+    const headers = await publicKeyOf(restaurant);
+    const encoded = restaurant.id.replace('_', '%5F');
+    for (let i = 0; i < 3; i++) expect((await chat(harness.app, restaurant.id, headers, `203.0.115.${i}`)).status).toBe(200);
+    for (let i = 3; i < 5; i++) expect((await chat(harness.app, encoded, headers, `203.0.115.${i}`)).status).toBe(200);
+    expectError(await chat(harness.app, encoded, headers, '203.0.115.99'), 429, 'rate_limited');
+  });
+
+  it("never lets a stranger's key fill a restaurant's bucket by naming its id", async () => {
+    harness.pinClockInMinute(20);
+    const [victim, stranger] = [await harness.restaurant(), await harness.restaurant()];
+    const strangerKey = await publicKeyOf(stranger);
+    // The service would answer 404 (no reach); the gateway counts before it knows.
+    for (let i = 0; i < 6; i++) await chat(harness.app, victim.id, strangerKey, `203.0.116.${i}`);
+    expect((await chat(harness.app, victim.id, await publicKeyOf(victim), '203.0.116.99')).status).toBe(200);
+  });
+
+  it('counts every address of one IPv6 /64 as one visitor (an IPv4-mapped address as the IPv4 one)', async () => {
+    harness.pinClockInMinute(20);
+    const restaurant = await harness.restaurant();
+    const headers = await publicKeyOf(restaurant);
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:0db8:0001:0002:ffff::7']) {
+      expect((await chat(harness.app, restaurant.id, headers, address)).status).toBe(200);
+    }
+    expectError(await chat(harness.app, restaurant.id, headers, '2001:db8:1:2:1234::5678'), 429, 'rate_limited');
+    // The next /64 is another visitor.
+    expect((await chat(harness.app, restaurant.id, headers, '2001:db8:1:3::1')).status).toBe(200);
+
+    // (Another restaurant, so that its own limit of 5 stays out of the way.)
+    const next = await harness.restaurant();
+    const nextHeaders = await publicKeyOf(next);
+    for (let i = 0; i < 3; i++) expect((await chat(harness.app, next.id, nextHeaders, '198.51.100.77')).status).toBe(200);
+    expectError(await chat(harness.app, next.id, nextHeaders, '::ffff:198.51.100.77'), 429, 'rate_limited');
+  });
+
   it('names the visitor to the service by a hash of the client address, never by a header the client sent', async () => {
     const restaurant = await harness.restaurant();
     const headers = { ...(await publicKeyOf(restaurant)), [VISITOR_HEADER]: 'chosen-by-the-client' };
@@ -92,6 +141,33 @@ describe('a publishable key on the concierge routes', () => {
     harness.upstream.take();
     for (let i = 0; i < 6; i++) expect((await chat(harness.app, restaurant.id, key.auth, '198.51.100.8')).status).toBe(200);
     expect(harness.upstream.take().every((seen) => seen.headers[VISITOR_HEADER] === undefined)).toBe(true);
+  });
+});
+
+describe('the client address a visitor is counted by', () => {
+  it.each([
+    ['198.51.100.7', '198.51.100.7'],
+    ['::ffff:198.51.100.7', '198.51.100.7'],
+    ['::FFFF:c633:6407', '198.51.100.7'],
+    ['0:0:0:0:0:ffff:198.51.100.7', '198.51.100.7'],
+    ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['::', '0:0:0:0::/64'],
+    ['64:ff9b::1.2.3.4', '64:ff9b:0:0::/64'],
+    [undefined, 'unknown'],
+  ])('groups %s as %s', (address, group) => {
+    expect(clientGroupOf(address)).toBe(group);
+  });
+
+  it('is one visitor for every address of a /64, another for the next /64, and never the address itself', () => {
+    expect(visitorOf('2001:db8:1:2::1')).toBe(visitorOf('2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expect(visitorOf('2001:db8:1:2::1')).not.toBe(visitorOf('2001:db8:1:3::1'));
+    expect(visitorOf('::ffff:203.0.113.9')).toBe(visitorOf('203.0.113.9'));
+    expect(visitorOf('203.0.113.9')).not.toBe(visitorOf('203.0.113.10'));
+    expect(visitorOf('203.0.113.9')).not.toContain('203');
   });
 });
 

@@ -121,7 +121,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
     let visitor: Record<string, string> = {};
     if (isVisitorFacing(match.route, key)) {
       const id = visitorOf(req.ip);
-      await checkEmbedLimits(deps.rateLimiter, deps.embedLimits, key.owner.id, id);
+      await checkEmbedLimits(deps.rateLimiter, deps.embedLimits, { restaurantId: match.params.id!, keyOwnerId: key.owner.id }, id);
       visitor = { [VISITOR_HEADER]: id };
     }
     const principal: Principal = {

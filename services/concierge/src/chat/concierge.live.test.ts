@@ -3,7 +3,7 @@ import { billingPeriod } from '@partner/entitlements';
 import { keyPrincipalFor, updateRestaurant } from '@partner/testing';
 import { createApp } from '../app.js';
 import { VISITOR_HEADER } from '@partner/auth';
-import { chat, eventOf, kinds, MAX_OUTPUT_TOKENS, MODEL_NAME, publishableKey, useAppHarness, textOf } from '../testing/app-harness.js';
+import { chat, eventOf, expectError, kinds, MAX_OUTPUT_TOKENS, MODEL_NAME, publishableKey, useAppHarness, textOf } from '../testing/app-harness.js';
 import { seedRestaurant, usageRows } from '../testing/factories.js';
 
 // Turns of live keys: the model behind an OpenAI-compatible server, and the restaurant's allowance.
@@ -163,21 +163,44 @@ describe('Idempotency-Key on a turn', () => {
 });
 
 describe("a page's visitor (the public key)", () => {
-  const embedTurn = (restaurantId: string, owner: Parameters<typeof publishableKey>[0], visitor: string) =>
-    chat(h, publishableKey(owner, 'live'), restaurantId, { message: 'hi' }, { route: 'embed', headers: { [VISITOR_HEADER]: visitor } });
+  const embedTurn = (restaurantId: string, owner: Parameters<typeof publishableKey>[0], visitor: string, app = h.app) =>
+    chat(h, publishableKey(owner, 'live'), restaurantId, { message: 'hi' }, { app, route: 'embed', headers: { [VISITOR_HEADER]: visitor } });
 
-  it("spends at most their share of the month's allowance; another visitor still gets answers", async () => {
+  it("spends at most their share of the month's allowance, then is refused with 429 before any stream; another visitor still gets answers", async () => {
     // An allowance of 100: 2 % is 2 messages, so the share is the minimum, 10.
     const { restaurant, owner } = await liveRestaurant({ concierge_allowance: 100 });
-    for (let turn = 0; turn < 10; turn++) expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-a')).events).at(-1)).toBe('done');
+    const now = new Date();
+    const app = createApp({ ...h.deps, now: () => now });
+    for (let turn = 0; turn < 10; turn++) expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-a', app)).events).at(-1)).toBe('done');
 
-    const refused = await embedTurn(restaurant.id, owner, 'visitor-a');
-    expect(kinds(refused.events)).toEqual(['meta', 'error']);
-    expect(eventOf(refused.events, 'error').code).toBe('concierge_allowance_exhausted');
+    const refused = await embedTurn(restaurant.id, owner, 'visitor-a', app);
+    expectError(refused, 429, 'rate_limited');
+    expect(refused.events).toEqual([]);
+    // The share renews with the billing period.
+    const periodEnd = billingPeriod(restaurant.billing_anchor, now).end;
+    expect(refused.headers['retry-after']).toBe(String(Math.ceil((periodEnd.getTime() - now.getTime()) / 1000)));
     expect(h.model.requests).toHaveLength(10);
     expect(await usageRows(h.deps.db, restaurant.id)).toEqual(conciergeCounter(restaurant, 10));
 
-    expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-b')).events).at(-1)).toBe('done');
+    expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-b', app)).events).at(-1)).toBe('done');
+  });
+
+  it("still gets meta then concierge_allowance_exhausted, within their share, once the restaurant's allowance is used up", async () => {
+    const { restaurant, owner } = await liveRestaurant({ concierge_allowance: 2 });
+    for (let turn = 0; turn < 2; turn++) expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-c')).events).at(-1)).toBe('done');
+    const exhausted = await embedTurn(restaurant.id, owner, 'visitor-c');
+    expect(exhausted.status).toBe(200);
+    expect(kinds(exhausted.events)).toEqual(['meta', 'error']);
+    expect(eventOf(exhausted.events, 'error').code).toBe('concierge_allowance_exhausted');
+  });
+
+  it('spends no share on a turn no model can answer', async () => {
+    const { restaurant, owner } = await liveRestaurant({ concierge_allowance: 100 });
+    const unconfigured = createApp({ ...h.deps, liveProvider: null });
+    for (let turn = 0; turn < 12; turn++) {
+      expect(eventOf((await embedTurn(restaurant.id, owner, 'visitor-d', unconfigured)).events, 'error').code).toBe('provider_not_configured');
+    }
+    expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-d')).events).at(-1)).toBe('done');
   });
 
   it('gets a share that grows with the allowance', () => {

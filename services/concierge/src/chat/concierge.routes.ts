@@ -3,7 +3,7 @@ import { VISITOR_HEADER } from '@partner/auth';
 import { keyPrincipal, parseWith } from '@partner/http';
 import { ZChatRequest } from '@partner/contracts';
 import type { ConciergeDeps } from '../deps.js';
-import { bootstrap, prepareTurn, runTurn } from './concierge.service.js';
+import { admitVisitor, bootstrap, prepareTurn, runTurn } from './concierge.service.js';
 import { SseStream } from './sse.js';
 
 export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): void {
@@ -11,14 +11,15 @@ export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): vo
     const principal = keyPrincipal(req.principal);
     const body = parseWith(ZChatRequest, req.body, 'body');
     const restaurant = await prepareTurn(deps, principal, req.params.id);
+    // The gateway names the visitor on publishable keys' requests; a secret key's server has none.
+    const visitor = principal.keyType === 'publishable' ? req.get(VISITOR_HEADER) : undefined;
+    await admitVisitor(deps, { principal, visitor }, restaurant);
     // A client that goes away cancels the model call.
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     const sse = new SseStream(res, deps.heartbeatMs);
     try {
-      // The gateway names the visitor on publishable keys' requests; a secret key's server has none.
-      const visitor = principal.keyType === 'publishable' ? req.get(VISITOR_HEADER) : undefined;
-      await runTurn(deps, { principal, visitor }, restaurant, body, sse, abort.signal);
+      await runTurn(deps, principal, restaurant, body, sse, abort.signal);
     } catch (err) {
       req.log.error({ err }, 'concierge turn failed');
       sse.send('error', { code: 'internal_error', message: 'Something went wrong on our side.' });

@@ -62,19 +62,49 @@ export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, 
 }
 
 /**
+ * A page's visitor (a publishable key's request, named by the gateway) spends from their own share of
+ * the restaurant's month before the allowance, so that one visitor cannot spend the month. Past the
+ * share the turn is refused before its stream opens, `429 rate_limited` with `Retry-After` until the
+ * share renews (the end of the billing period): a loop of turns gets a refusal it can see, not a
+ * stream of errors. Test keys spend no share (no allowance either), and neither does a turn no model
+ * can answer (it ends with provider_not_configured).
+ */
+export async function admitVisitor(
+  deps: ConciergeDeps,
+  caller: { principal: KeyPrincipal; visitor: string | undefined },
+  restaurant: RestaurantRow,
+): Promise<void> {
+  if (!caller.visitor || caller.principal.environment === 'test' || !deps.liveProvider) return;
+  const now = deps.now();
+  const period = billingPeriod(restaurant.billing_anchor, now);
+  const allowed = await deps.visitorShares.take({
+    restaurantId: restaurant.id,
+    visitor: caller.visitor,
+    period,
+    allowance: restaurant.concierge_allowance,
+  });
+  if (!allowed) {
+    const retryAfter = Math.max(1, Math.ceil((period.end.getTime() - now.getTime()) / 1000));
+    throw new AppError('rate_limited', "You have used this month's share of the assistant on this restaurant's pages.", {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+}
+
+/**
  * One grounded turn, streamed: `meta` (with the disclosure) first, then `delta`s as the model writes,
  * `detail` for allergen questions, `cards` for real dishes only, and `done`; or `error` at any point.
  */
 export async function runTurn(
   deps: ConciergeDeps,
-  caller: { principal: KeyPrincipal; visitor: string | undefined },
+  principal: KeyPrincipal,
   restaurant: RestaurantRow,
   request: TChatRequest,
   sse: SseStream,
   signal: AbortSignal,
 ): Promise<void> {
   const turnId = newId('trn');
-  const testMode = caller.principal.environment === 'test';
+  const testMode = principal.environment === 'test';
   sse.send('meta', {
     turnId,
     restaurant: { id: restaurant.id, name: restaurant.name },
@@ -90,25 +120,10 @@ export async function runTurn(
     return;
   }
 
-  // One allowance per restaurant for every channel; test keys spend none. A page's visitor first
-  // spends from their own share of it, so that one visitor cannot spend the month.
+  // One allowance per restaurant for every channel; test keys spend none. A page's visitor has
+  // already spent from their own share of it (`admitVisitor`, before the stream).
   if (!testMode) {
     const period = billingPeriod(restaurant.billing_anchor, deps.now());
-    if (caller.visitor) {
-      const allowed = await deps.visitorShares.take({
-        restaurantId: restaurant.id,
-        visitor: caller.visitor,
-        period,
-        allowance: restaurant.concierge_allowance,
-      });
-      if (!allowed) {
-        sse.send('error', {
-          code: 'concierge_allowance_exhausted',
-          message: "You have used this month's share of the assistant on this restaurant's pages.",
-        });
-        return;
-      }
-    }
     const granted = await deps.usageMeter.take({
       restaurantId: restaurant.id,
       metric: 'concierge_messages',

@@ -52,19 +52,22 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/v1/partner/embed/restaurants/:id/concierge/chat', access: embed('concierge:chat'), target: to('concierge') },
 ];
 
-export type RouteMatch = { kind: 'found'; route: Route } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'none' };
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string[] }
+  | { kind: 'none' };
 
-/** A pattern split once: literal segments, `null` for a parameter, and whether it ends in `*`. */
-interface CompiledRoute {
+/** A pattern split once: literal segments, a parameter's name (`:id` → `id`), and whether it ends in `*`. */
+export interface CompiledRoute {
   route: Route;
-  segments: (string | null)[];
+  segments: ({ literal: string } | { param: string })[];
   rest: boolean;
 }
 
 function compile(route: Route): CompiledRoute {
   const parts = route.pattern.split('/');
   const rest = parts.at(-1) === '*';
-  const segments = (rest ? parts.slice(0, -1) : parts).map((part) => (part.startsWith(':') ? null : part));
+  const segments = (rest ? parts.slice(0, -1) : parts).map((part) => (part.startsWith(':') ? { param: part.slice(1) } : { literal: part }));
   return { route, segments, rest };
 }
 
@@ -72,11 +75,28 @@ function matches(compiled: CompiledRoute, have: string[]): boolean {
   const { segments, rest } = compiled;
   if (rest ? have.length <= segments.length : have.length !== segments.length) return false;
   for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
+    const segment = segments[i]!;
     const actual = have[i]!;
-    if (segment === null ? actual === '' : segment !== actual) return false;
+    if ('param' in segment ? actual === '' : segment.literal !== actual) return false;
   }
   return !rest || have.slice(segments.length).every((part) => part !== '');
+}
+
+/**
+ * A route's path parameters, percent-decoded as the service's router will decode them, so that the
+ * gateway counts a request against the same id the service acts on (`rst%5Fx` is `rst_x` to both).
+ */
+function paramsOf(compiled: CompiledRoute, have: string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  compiled.segments.forEach((segment, i) => {
+    if (!('param' in segment)) return;
+    try {
+      params[segment.param] = decodeURIComponent(have[i]!);
+    } catch {
+      params[segment.param] = have[i]!;
+    }
+  });
+  return params;
 }
 
 export interface PathMatch {
@@ -84,6 +104,9 @@ export interface PathMatch {
   routes: Route[];
   /** Whether one of them is an embed route (CORS preflights are answered for those only). */
   embed: boolean;
+  /** The path's segments and the compiled routes that matched them. */
+  segments: string[];
+  compiled: CompiledRoute[];
 }
 
 export function createRouter(routes: readonly Route[]) {
@@ -92,13 +115,14 @@ export function createRouter(routes: readonly Route[]) {
     /** Every route at a path; the path is split once, the patterns were split at start-up. */
     atPath(path: string): PathMatch {
       const have = path.split('/');
-      const found = compiled.filter((candidate) => matches(candidate, have)).map((candidate) => candidate.route);
-      return { routes: found, embed: found.some((route) => route.access.kind === 'embed') };
+      const found = compiled.filter((candidate) => matches(candidate, have));
+      const routes = found.map((candidate) => candidate.route);
+      return { routes, embed: routes.some((route) => route.access.kind === 'embed'), segments: have, compiled: found };
     },
     match(atPath: PathMatch, method: string): RouteMatch {
       if (atPath.routes.length === 0) return { kind: 'none' };
-      const found = atPath.routes.find((route) => route.method === method);
-      if (found) return { kind: 'found', route: found };
+      const found = atPath.compiled.find((candidate) => candidate.route.method === method);
+      if (found) return { kind: 'found', route: found.route, params: paramsOf(found, atPath.segments) };
       return { kind: 'method-not-allowed', allow: [...new Set(atPath.routes.map((route) => route.method))] };
     },
   };
