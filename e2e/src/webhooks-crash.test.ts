@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
 import { insertRestaurant, type TestDatabase, useTestDatabase } from '@partner/testing';
 import { SealingKeys } from '@partner/signing';
-import { insertWebhookEndpoint, sealEndpointSecret } from '@partner/webhooks';
+import { insertWebhookEndpoint, sealEndpointSecret } from '@partner/webhooks/testing';
 import { REDIS_URL } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 

@@ -22,13 +22,14 @@ afterAll(async () => {
 /** A dispatcher of our own on the stack's database, with a clock the test moves. */
 function dispatcherWithClock(base = Date.now()) {
   const clock = { now: base };
-  const sender = new WebhookSender({ allowPrivate: true });
+  const now = () => new Date(clock.now);
+  const sender = new WebhookSender({ allowPrivate: true }, now);
   const dispatcher = new Dispatcher({
     db: stack.db,
     logger: silentLogger(),
     sender,
     sealing: stack.sealing,
-    now: () => new Date(clock.now),
+    now,
     retryBaseMs: 60_000,
   });
   return { clock, dispatcher, close: () => sender.close() };
@@ -489,7 +490,7 @@ describe('delivery-time target checks', () => {
     const { restaurant, auth } = await restaurantWithKey(stack);
     await register(auth, { url: receiver.url });
     await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
-    const sender = new WebhookSender({ allowPrivate: false });
+    const sender = new WebhookSender({ allowPrivate: false }, () => new Date());
     const strictDispatcher = new Dispatcher({
       db: stack.db,
       logger: silentLogger(),
@@ -537,7 +538,7 @@ describe('owner notification by e-mail', () => {
     await stack.console.createItem(owner.id, { name: 'Soup', priceCents: 600 });
 
     const mailer = new OwnerMailer(`smtp://127.0.0.1:${port}`, 'Partner Platform <notifications@partner.test>', silentLogger());
-    const sender = new WebhookSender({ allowPrivate: true });
+    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
     const dispatcher = new Dispatcher({
       db: stack.db,
       logger: silentLogger(),

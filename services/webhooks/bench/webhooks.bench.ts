@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { generateInternalKeyPair } from '@partner/auth';
 import { SealingKeys } from '@partner/signing';
 // The built package (as production runs it), not its sources: the bench runs on plain Node.
-import { insertWebhookEndpoint, sealEndpointSecret } from '@partner/webhooks';
+import { insertWebhookEndpoint, sealEndpointSecret } from '@partner/webhooks/testing';
 import { benchRedisUrl, createBenchDatabase, median, pinToCore, seedUnlimitedKey, startProcess, stopProcesses } from '@partner/bench-kit';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);

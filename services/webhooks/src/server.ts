@@ -14,7 +14,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
   // After a key rotation, secrets under the older key are sealed again before anything is sent.
   await resealEndpointSecrets(deps.db, deps.sealing, deps.logger);
   const app = createApp(deps);
-  const sender = new WebhookSender(deps.targets);
+  const sender = new WebhookSender(deps.targets, deps.now);
   const mailer = config.smtpUrl ? new OwnerMailer(config.smtpUrl, config.notifyFrom, deps.logger) : undefined;
   const dispatcher = new Dispatcher({
     db: deps.db,

@@ -136,7 +136,7 @@ describe('webhook signing secrets at rest', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const sender = new WebhookSender({ allowPrivate: true });
+    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
       // The harness's door refuses loopback targets: this one, as in local development, allows them.

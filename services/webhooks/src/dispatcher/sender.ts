@@ -12,12 +12,13 @@ export interface SendOutcome {
 
 const TIMEOUT_MS = 10_000;
 
-function parseRetryAfter(value: string | string[] | undefined): number | null {
+/** Retry-After as seconds or as an HTTP date, measured from `now`. */
+function parseRetryAfter(value: string | string[] | undefined, now: Date): number | null {
   const raw = Array.isArray(value) ? value[0] : value;
   if (!raw) return null;
   if (/^\d+$/.test(raw)) return Number(raw) * 1000;
   const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? null : Math.max(0, date - now.getTime());
 }
 
 /**
@@ -28,7 +29,11 @@ function parseRetryAfter(value: string | string[] | undefined): number | null {
 export class WebhookSender {
   private readonly agent: Agent;
 
-  constructor(private readonly policy: TargetPolicy) {
+  /** `now`: the service's clock, which a Retry-After date is measured from (the schedule runs on it too). */
+  constructor(
+    private readonly policy: TargetPolicy,
+    private readonly now: () => Date,
+  ) {
     this.agent = new Agent({
       connect: { lookup: safeLookup(policy), timeout: TIMEOUT_MS },
       headersTimeout: TIMEOUT_MS,
@@ -56,7 +61,7 @@ export class WebhookSender {
         status: res.statusCode,
         durationMs: elapsed(),
         error: ok ? null : `HTTP ${res.statusCode}`,
-        retryAfterMs: res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : null,
+        retryAfterMs: res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after'], this.now()) : null,
       };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
