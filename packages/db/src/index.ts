@@ -12,4 +12,5 @@ export * from './reads/menu-etag.js';
 export * from './reads/restaurants.js';
 export * from './reads/settings.js';
 export * from './reads/sync.js';
+export * from './reads/webhook-reach.js';
 export * from './outbox.js';

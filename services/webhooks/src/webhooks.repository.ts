@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DeliveryStatus, Executor, OutboxEventRow, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
+import type { DeliveryStatus, Executor, GrantPair, OutboxEventRow, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
 
 /** `sealedSecret`: the signing secret as `sealEndpointSecret` sealed it (secrets are never stored in clear). */
 export async function insertWebhookEndpoint(
@@ -243,7 +243,7 @@ export interface ClaimedAttempt extends WebhookDeliveryRow {
     WebhookEndpointRow,
     'id' | 'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'owner_kind' | 'owner_id' | 'deleted_at'
   >;
-  event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data'>;
+  event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data' | 'restaurant_id'>;
 }
 
 /** What a claim may take: `limit` attempts, and per owner at most `perOwner` with those already in flight. */
@@ -312,7 +312,7 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
       json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
         'previous_secret_expires_at', e.previous_secret_expires_at, 'owner_kind', e.owner_kind, 'owner_id', e.owner_id,
         'deleted_at', e.deleted_at) as endpoint,
-      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data) as event
+      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data, 'restaurant_id', o.restaurant_id) as event
     from leased
     join webhook_endpoints e on e.id = leased.endpoint_id
     join outbox_events o on o.id = leased.event_id
@@ -350,45 +350,77 @@ export async function recordDeliveryOutcome(
 }
 
 /**
- * An integrator hears of a restaurant only while its grant (with `menu:read`) is active: pending and
- * held deliveries of a restaurant's events to an integrator whose grant ended are skipped, not sent
- * (its own `grant.*` events excepted). Run before release and claim, every tick.
+ * The (restaurant, integrator) pairs that pending or held deliveries wait on: a restaurant's events to
+ * an integrator's endpoints, which go out only while its grant lasts (its own `grant.*` events excepted).
  */
-export async function skipDeliveriesWithoutGrant(db: Executor): Promise<number> {
+export async function findAwaitedIntegratorPairs(db: Executor): Promise<GrantPair[]> {
+  const { rows } = await sql<{ restaurant_id: string; integrator_org_id: string }>`
+    select distinct o.restaurant_id, e.owner_id as integrator_org_id
+    from webhook_deliveries d
+    join webhook_endpoints e on e.id = d.endpoint_id
+    join outbox_events o on o.id = d.event_id
+    where d.status in ('pending', 'held') and d.claimed_until is null
+      and e.owner_kind = 'integrator' and d.event_type not like 'grant.%'
+  `.execute(db);
+  return rows.map((row) => ({ restaurantId: row.restaurant_id, integratorOrgId: row.integrator_org_id }));
+}
+
+export const GRANT_ENDED = 'the integrator no longer has an active grant';
+
+/** Pending and held deliveries of these pairs' events (grants that ended) are skipped, not sent. */
+export async function skipDeliveriesOfEndedGrants(db: Executor, ended: readonly GrantPair[]): Promise<number> {
+  if (ended.length === 0) return 0;
   const result = await sql`
-    update webhook_deliveries d set status = 'skipped', next_attempt_at = null, error = 'the integrator no longer has an active grant'
-    from webhook_endpoints e, outbox_events o
+    update webhook_deliveries d set status = 'skipped', next_attempt_at = null, error = ${GRANT_ENDED}
+    from webhook_endpoints e, outbox_events o,
+      unnest(${ended.map((pair) => pair.restaurantId)}::text[], ${ended.map((pair) => pair.integratorOrgId)}::text[])
+        as ended (restaurant_id, integrator_org_id)
     where d.status in ('pending', 'held') and d.claimed_until is null
       and e.id = d.endpoint_id and o.id = d.event_id
-      and e.owner_kind = 'integrator' and o.type not like 'grant.%'
-      and not ${hasActiveGrant(sql.ref('o.restaurant_id'), sql.ref('e.owner_id'))}
+      and e.owner_kind = 'integrator' and d.event_type not like 'grant.%'
+      and o.restaurant_id = ended.restaurant_id and e.owner_id = ended.integrator_org_id
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 
-const hasActiveGrant = (restaurantId: unknown, integratorOrgId: unknown) => sql<boolean>`exists (
-  select 1 from grants g
-  where g.restaurant_id = ${restaurantId} and g.integrator_org_id = ${integratorOrgId}
-    and g.status = 'active' and g.scopes @> array['menu:read'])`;
+/** Claimed attempts that must not go out (held again, or skipped) give their lease back unsent. */
+export async function setAsideClaimedDeliveries(
+  db: Executor,
+  ids: readonly string[],
+  outcome: { status: 'held' | 'skipped'; error: string | null },
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: outcome.status, error: outcome.error, next_attempt_at: null, claimed_until: null })
+    .where('id', 'in', [...ids])
+    .execute();
+}
 
 /** The restaurant an event is about. */
 export async function findEventRestaurantId(db: Executor, eventId: string): Promise<string | undefined> {
   return (await db.selectFrom('outbox_events').select('restaurant_id').where('id', '=', eventId).executeTakeFirst())?.restaurant_id;
 }
 
-/** Whether an integrator may still receive this restaurant's events (for a resend). */
-export async function integratorMayReceive(db: Executor, restaurantId: string, integratorOrgId: string): Promise<boolean> {
-  const { rows } = await sql<{ ok: boolean }>`select ${hasActiveGrant(restaurantId, integratorOrgId)} as ok`.execute(db);
-  return rows[0]?.ok === true;
+/** The restaurants whose events have held deliveries. */
+export async function findHeldRestaurantIds(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('outbox_events as o', 'o.id', 'd.event_id')
+    .select('o.restaurant_id')
+    .distinct()
+    .where('d.status', '=', 'held')
+    .execute();
+  return rows.map((row) => row.restaurant_id);
 }
 
-/** Held deliveries of restaurants active again become due, in their original order. */
-export async function releaseHeldDeliveries(db: Executor, now: Date): Promise<number> {
+/** Held deliveries of these restaurants (active again) become due. */
+export async function releaseHeldDeliveries(db: Executor, restaurantIds: readonly string[], now: Date): Promise<number> {
+  if (restaurantIds.length === 0) return 0;
   const result = await sql`
     update webhook_deliveries d set status = 'pending', next_attempt_at = ${now}
-    from webhook_endpoints e, outbox_events o, restaurants r
-    where d.status = 'held' and e.id = d.endpoint_id and o.id = d.event_id and r.id = o.restaurant_id
-      and r.subscription_status = 'active' and r.partner_api_addon
+    from outbox_events o
+    where d.status = 'held' and o.id = d.event_id and o.restaurant_id = any(${restaurantIds}::text[])
   `.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
@@ -524,16 +556,4 @@ export async function recordSucceededDeliveries(
       as u(id, response_status, duration_ms)
     where d.id = u.id
   `.execute(db);
-}
-
-/** Where an owner (restaurant or integrator) wants to be told about things, if it said. */
-export async function findOwnerContactEmail(
-  db: Executor,
-  owner: { kind: 'restaurant' | 'integrator'; id: string },
-): Promise<string | null> {
-  const row =
-    owner.kind === 'restaurant'
-      ? await db.selectFrom('restaurants').select('contact_email').where('id', '=', owner.id).executeTakeFirst()
-      : await db.selectFrom('integrator_orgs').select('contact_email').where('id', '=', owner.id).executeTakeFirst();
-  return row?.contact_email ?? null;
 }

@@ -67,3 +67,12 @@ export async function listReachableRestaurants(
   if (page.afterId) query = query.where('restaurants.id', '>', page.afterId);
   return query.orderBy('restaurants.id').limit(page.limit).execute();
 }
+
+/** Where an owner (restaurant or integrator) wants to be told about things, if it said. */
+export async function findOwnerContactEmail(db: Executor, owner: Owner): Promise<string | null> {
+  const row =
+    owner.kind === 'restaurant'
+      ? await db.selectFrom('restaurants').select('contact_email').where('id', '=', owner.id).executeTakeFirst()
+      : await db.selectFrom('integrator_orgs').select('contact_email').where('id', '=', owner.id).executeTakeFirst();
+  return row?.contact_email ?? null;
+}

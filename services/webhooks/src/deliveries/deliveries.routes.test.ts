@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWebhookDelivery, zData } from '@partner/contracts';
+import { insertOutboxEvent, type Owner } from '@partner/db';
+import { newId } from '@partner/http';
+import { updateRestaurant } from '@partner/testing';
 import { collectPages, type Route, startWebhooksHarness, type WebhooksHarness } from '../testing/app-harness.js';
 import { expectError, expectGatewayOnly } from '../testing/http-expectations.js';
-import { arrangeDelivery, arrangeDeliveryLog, arrangeEndpoint, arrangeOwner, findDeliveries } from '../testing/webhook-fixtures.js';
+import {
+  arrangeDelivery,
+  arrangeDeliveryLog,
+  arrangeEndpoint,
+  arrangeGrantedIntegrator,
+  arrangeOwner,
+  findDeliveries,
+} from '../testing/webhook-fixtures.js';
 import { updateWebhookEndpoint } from '../webhooks.repository.js';
 
 const base = '/v1/partner/webhook-deliveries';
@@ -197,4 +207,54 @@ describe('POST /v1/partner/webhook-deliveries/:id/resend', () => {
     expectError(await api.post(`${base}/${deliveries[0].id}/resend`), 404, 'not_found');
     expect(await findDeliveries(h.deps.db, deliveries[0].event_id)).toHaveLength(1);
   });
+
+  it.each([
+    ['its subscription lapsed', { subscription_status: 'lapsed' as const }],
+    ['its Partner API add-on is off', { partner_api_addon: false }],
+  ])('holds the resend of an event of a restaurant whose %s, as fan-out holds its events', async (_name, lapse) => {
+    const { owner, principal } = await arrangeOwner(h.deps.db);
+    const endpoint = await arrangeEndpoint(h.deps.db, owner);
+    const original = await arrangeEventDelivery(endpoint.id, owner);
+    await updateRestaurant(h.deps.db, owner.id, lapse);
+
+    const res = await h.as(principal).post(`${base}/${original.id}/resend`);
+    expect(res.status).toBe(201);
+    const resent = zData(ZWebhookDelivery).parse(res.body).data;
+    expect(resent).toMatchObject({ eventId: original.event_id, attempt: 1, status: 'held', nextAttemptAt: null });
+    expect((await findDeliveries(h.deps.db, original.event_id)).at(-1)).toMatchObject({
+      id: resent.id,
+      status: 'held',
+      next_attempt_at: null,
+    });
+  });
+
+  it("resends to an integrator only while its grant with menu:read lasts, and holds while the restaurant's lapsed", async () => {
+    const { owner: restaurant } = await arrangeOwner(h.deps.db);
+    const integrator = await arrangeGrantedIntegrator(h.deps.db, restaurant.id);
+    const api = h.as(integrator.principal);
+    const endpoint = await arrangeEndpoint(h.deps.db, integrator.owner);
+    const menuEvent = await arrangeEventDelivery(endpoint.id, restaurant);
+    expect((await api.post(`${base}/${menuEvent.id}/resend`)).body.data.status).toBe('pending');
+    await updateRestaurant(h.deps.db, restaurant.id, { subscription_status: 'lapsed' });
+    expect((await api.post(`${base}/${menuEvent.id}/resend`)).body.data.status).toBe('held');
+
+    await integrator.revoke();
+    expectError(await api.post(`${base}/${menuEvent.id}/resend`), 409, 'conflict');
+    const assetsOnly = await arrangeGrantedIntegrator(h.deps.db, restaurant.id, ['assets:read']);
+    const assetsEndpoint = await arrangeEndpoint(h.deps.db, assetsOnly.owner);
+    const unseen = await arrangeEventDelivery(assetsEndpoint.id, restaurant);
+    expectError(await h.as(assetsOnly.principal).post(`${base}/${unseen.id}/resend`), 409, 'conflict');
+  });
 });
+
+/** A delivery of a new menu.updated of the restaurant, its event in the outbox (resend reads its restaurant there). */
+async function arrangeEventDelivery(endpointId: string, restaurant: Owner) {
+  const eventId = newId('evt');
+  await insertOutboxEvent(h.deps.db, {
+    id: eventId,
+    type: 'menu.updated',
+    restaurantId: restaurant.id,
+    data: { restaurantId: restaurant.id, etag: '"v1"', changedItemIds: [], deletedItemIds: [], truncated: false },
+  });
+  return arrangeDelivery(h.deps.db, endpointId, { createdAt: new Date(), eventId, eventType: 'menu.updated' });
+}

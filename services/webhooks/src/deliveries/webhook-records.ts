@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { AppError, ZDeliveryStatus, ZEventType, zId, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
-import type { Executor, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
+import {
+  type Executor,
+  findGrantedPairs,
+  findLapsedRestaurantIds,
+  type Owner,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from '@partner/db';
 import { newId, zCursorParam, zLimit } from '@partner/http';
 import { decodeListCursor, encodeListCursor, type HmacKey } from '@partner/signing';
 import {
@@ -9,7 +16,6 @@ import {
   findWebhookEndpoint,
   findEventRestaurantId,
   insertDeliveries,
-  integratorMayReceive,
   listOwnedDeliveries,
 } from '../webhooks.repository.js';
 
@@ -76,7 +82,11 @@ export async function listDeliveries(
   return { data: page.map(presentDelivery), meta: { nextCursor } };
 }
 
-/** Sends the same event again (same evt_ id) as a new delivery, attempt 1, due now. */
+/**
+ * Sends the same event again (same evt_ id) as a new delivery, attempt 1, due now; or held, like any
+ * event of a restaurant whose subscription or Partner API add-on has lapsed (spec: held up to 72 hours,
+ * delivered on renewal). An integrator whose grant has ended gets nothing more of the restaurant.
+ */
 export async function resendDelivery(deps: { db: Executor; now: () => Date }, owner: Owner | null, id: string) {
   const original = await findOwnedDelivery(deps.db, owner, id);
   if (!original) throw new AppError('not_found', 'No such webhook delivery.');
@@ -84,12 +94,16 @@ export async function resendDelivery(deps: { db: Executor; now: () => Date }, ow
   if (!endpoint || endpoint.status !== 'active') {
     throw new AppError('conflict', 'The endpoint is disabled. Re-enable it, then resend.');
   }
+  const restaurantId = await findEventRestaurantId(deps.db, original.event_id);
   if (endpoint.owner_kind === 'integrator' && !original.event_type.startsWith('grant.')) {
-    const restaurantId = await findEventRestaurantId(deps.db, original.event_id);
-    if (!restaurantId || !(await integratorMayReceive(deps.db, restaurantId, endpoint.owner_id))) {
+    const granted =
+      restaurantId !== undefined &&
+      (await findGrantedPairs(deps.db, [{ restaurantId, integratorOrgId: endpoint.owner_id }], 'menu:read')).size > 0;
+    if (!granted) {
       throw new AppError('conflict', "The restaurant's grant to this organisation has ended: its events are no longer sent here.");
     }
   }
+  const held = restaurantId !== undefined && (await findLapsedRestaurantIds(deps.db, [restaurantId])).has(restaurantId);
   const now = deps.now();
   const row = {
     id: newId('whd'),
@@ -97,8 +111,8 @@ export async function resendDelivery(deps: { db: Executor; now: () => Date }, ow
     event_type: original.event_type,
     endpoint_id: original.endpoint_id,
     attempt: 1,
-    status: 'pending' as const,
-    next_attempt_at: now,
+    status: held ? ('held' as const) : ('pending' as const),
+    next_attempt_at: held ? null : now,
     created_at: now,
   };
   await insertDeliveries(deps.db, [row]);

@@ -7,8 +7,11 @@ import {
   endpointSucceededSince,
   expireHeldDeliveries,
   type FanOutTarget,
+  findAwaitedIntegratorPairs,
   findFanOutTargets,
   findFirstAttempt,
+  findHeldRestaurantIds,
+  GRANT_ENDED,
   insertDeliveries,
   insertNotification,
   lockEventsToFanOut,
@@ -19,11 +22,23 @@ import {
   recordSucceededDeliveries,
   releaseHeldDeliveries,
   replaceAbandonedAttempts,
-  skipDeliveriesWithoutGrant,
+  setAsideClaimedDeliveries,
+  skipDeliveriesOfEndedGrants,
   takeFinishedMenuBursts,
   updateWebhookEndpoint,
 } from '../webhooks.repository.js';
-import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
+import {
+  type Db,
+  type Executor,
+  findGrantedPairs,
+  findLapsedRestaurantIds,
+  findPublishedItemIds,
+  type GrantPair,
+  grantPairKey,
+  insertOutboxEvent,
+  menuEtag,
+  type OutboxEventRow,
+} from '@partner/db';
 import { type Logger, newId } from '@partner/http';
 import type { OwnerMailer } from './owner-mailer.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
@@ -64,6 +79,13 @@ function itemIdOf(event: OutboxEventRow): string | null {
 }
 
 const HOLD_MS = 72 * 3600 * 1000;
+
+/** The scope an integrator's grant needs for a restaurant's events to reach its endpoints. */
+const EVENTS_SCOPE = 'menu:read';
+
+/** An integrator hears of a restaurant only through its grant; its own `grant.*` events need none. */
+const needsGrant = (delivery: ClaimedAttempt): boolean =>
+  delivery.endpoint.owner_kind === 'integrator' && !delivery.event.type.startsWith('grant.');
 
 interface Acknowledgement {
   id: string;
@@ -131,13 +153,38 @@ export class Dispatcher {
   private async round(): Promise<{ fannedOut: number; attempted: number }> {
     const now = this.options.now();
     const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
-    await skipDeliveriesWithoutGrant(this.options.db);
-    await releaseHeldDeliveries(this.options.db, now);
+    await this.skipDeliveriesWithoutGrant();
+    await this.releaseRenewedRestaurants(now);
     await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
     await replaceAbandonedAttempts(this.options.db, now);
     await this.recordAcknowledged();
     const attempted = await this.startDueAttempts(now);
     return { fannedOut, attempted };
+  }
+
+  /**
+   * An integrator hears of a restaurant only while its grant (with `menu:read`) is active: pending and
+   * held deliveries of a restaurant's events to an integrator whose grant ended are skipped, not sent.
+   * So a revoked grant stops everything not yet sent; the claim checks each attempt again as it goes.
+   */
+  private async skipDeliveriesWithoutGrant(): Promise<void> {
+    const awaited = await findAwaitedIntegratorPairs(this.options.db);
+    const granted = await findGrantedPairs(this.options.db, awaited, EVENTS_SCOPE);
+    await skipDeliveriesOfEndedGrants(
+      this.options.db,
+      awaited.filter((pair) => !granted.has(grantPairKey(pair))),
+    );
+  }
+
+  /** Held deliveries of restaurants active again become due. */
+  private async releaseRenewedRestaurants(now: Date): Promise<void> {
+    const held = await findHeldRestaurantIds(this.options.db);
+    const lapsed = await findLapsedRestaurantIds(this.options.db, held);
+    await releaseHeldDeliveries(
+      this.options.db,
+      held.filter((id) => !lapsed.has(id)),
+      now,
+    );
   }
 
   /** For `ms`: whenever attempts finish, records them and starts due attempts in the slots they freed. */
@@ -273,11 +320,13 @@ export class Dispatcher {
   private async startDueAttempts(now: Date): Promise<number> {
     const free = (this.options.concurrency ?? 128) - this.attempts.size;
     if (free <= 0) return 0;
-    const claimed = await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
-      limit: Math.min(free, this.options.batchSize ?? 500),
-      perOwner: this.options.ownerConcurrency ?? 32,
-      inFlight: this.inFlight,
-    });
+    const claimed = await this.withReach(
+      await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
+        limit: Math.min(free, this.options.batchSize ?? 500),
+        perOwner: this.options.ownerConcurrency ?? 32,
+        inFlight: this.inFlight,
+      }),
+    );
     for (const delivery of claimed) {
       const owner = ownerKey(delivery.endpoint);
       this.inFlight.set(owner, (this.inFlight.get(owner) ?? 0) + 1);
@@ -295,6 +344,37 @@ export class Dispatcher {
       this.attempts.add(running);
     }
     return claimed.length;
+  }
+
+  /**
+   * The claimed attempts that may go out now. Reach and lapse are checked here, as each attempt is
+   * claimed, and not only at fan-out or in a round's sweep: a retry, a released or a resent delivery
+   * goes out long after its event was fanned out, and slots that free between rounds are filled
+   * without a sweep. An integrator's attempt without an active grant is skipped; a lapsed restaurant's
+   * is held again (released on renewal, expired after 72 h, as at fan-out). Attempts to a disabled or
+   * deleted endpoint go on to `attempt`, which skips them.
+   */
+  private async withReach(claimed: ClaimedAttempt[]): Promise<ClaimedAttempt[]> {
+    const live = claimed.filter((delivery) => !delivery.endpoint.deleted_at && delivery.endpoint.status === 'active');
+    if (live.length === 0) return claimed;
+    const pairOf = (delivery: ClaimedAttempt): GrantPair => ({
+      restaurantId: delivery.event.restaurant_id,
+      integratorOrgId: delivery.endpoint.owner_id,
+    });
+    const [granted, lapsed] = await Promise.all([
+      findGrantedPairs(this.options.db, live.filter(needsGrant).map(pairOf), EVENTS_SCOPE),
+      findLapsedRestaurantIds(this.options.db, [...new Set(live.map((delivery) => delivery.event.restaurant_id))]),
+    ]);
+    const skipped: string[] = [];
+    const held: string[] = [];
+    for (const delivery of live) {
+      if (needsGrant(delivery) && !granted.has(grantPairKey(pairOf(delivery)))) skipped.push(delivery.id);
+      else if (lapsed.has(delivery.event.restaurant_id)) held.push(delivery.id);
+    }
+    await setAsideClaimedDeliveries(this.options.db, skipped, { status: 'skipped', error: GRANT_ENDED });
+    await setAsideClaimedDeliveries(this.options.db, held, { status: 'held', error: null });
+    const setAside = new Set([...skipped, ...held]);
+    return claimed.filter((delivery) => !setAside.has(delivery.id));
   }
 
   private async attempt(delivery: ClaimedAttempt): Promise<void> {

@@ -1,6 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { findOwnerContactEmail } from '../webhooks.repository.js';
-import type { Executor } from '@partner/db';
+import { type Executor, findOwnerContactEmail } from '@partner/db';
 import type { Logger } from '@partner/http';
 
 /**

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOutboxEvent, type Owner } from '@partner/db';
+import { newId, silentLogger } from '@partner/http';
+import { updateRestaurant, useTestDatabase } from '@partner/testing';
+import { type Received, startReceiver } from '../testing/receiver.js';
+import { arrangeEndpoint, arrangeGrantedIntegrator, arrangeOwner, findDeliveries, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { Dispatcher } from './dispatcher.js';
+import { WebhookSender } from './sender.js';
+
+// Reach and lapse are checked again right before each attempt goes out, not only at fan-out: a retry
+// (attempts 2..8), a released or a resent delivery may be sent long after its event was fanned out.
+
+const RETRY_BASE_MS = 60_000;
+
+let database: Awaited<ReturnType<typeof useTestDatabase>>;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(() => database.drop());
+
+/** A dispatcher on this file's database with a clock the test moves. */
+function dispatcherWithClock() {
+  const clock = { now: Date.now() };
+  const now = () => new Date(clock.now);
+  const sender = new WebhookSender({ allowPrivate: true }, now);
+  const dispatcher = new Dispatcher({
+    db: database.db,
+    logger: silentLogger(),
+    sender,
+    sealing: TEST_SEALING_KEYS,
+    now,
+    retryBaseMs: RETRY_BASE_MS,
+  });
+  return { clock, dispatcher, close: () => sender.close() };
+}
+
+async function emitMenuUpdated(restaurant: Owner): Promise<string> {
+  const id = newId('evt');
+  await insertOutboxEvent(database.db, {
+    id,
+    type: 'menu.updated',
+    restaurantId: restaurant.id,
+    data: { restaurantId: restaurant.id, etag: '"v1"', changedItemIds: [], deletedItemIds: [], truncated: false },
+  });
+  return id;
+}
+
+async function emitItemUpdated(restaurant: Owner): Promise<string> {
+  const id = newId('evt');
+  await insertOutboxEvent(database.db, {
+    id,
+    type: 'item.updated',
+    restaurantId: restaurant.id,
+    data: { itemId: newId('itm'), restaurantId: restaurant.id, itemSlug: 'dish', itemName: 'Dish' },
+  });
+  return id;
+}
+
+/** The first request to a path fails (500), every later one is acknowledged. */
+const failFirst = (received: Received, earlier: Received[]) => ({
+  status: earlier.some((other) => other.path === received.path) ? 204 : 500,
+});
+
+describe('a retry of a restaurant that lapsed after fan-out', () => {
+  it.each([
+    ['its subscription lapsed', { subscription_status: 'lapsed' as const }, { subscription_status: 'active' as const }],
+    ['its Partner API add-on was switched off', { partner_api_addon: false }, { partner_api_addon: true }],
+  ])('is held, not sent, when %s; renewal releases it as the same attempt', async (_name, lapse, renewal) => {
+    const receiver = await startReceiver(failFirst);
+    const { clock, dispatcher, close } = dispatcherWithClock();
+    try {
+      const { owner } = await arrangeOwner(database.db);
+      await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks') });
+      const eventId = await emitMenuUpdated(owner);
+      await dispatcher.tick();
+      expect(receiver.received).toHaveLength(1);
+
+      await updateRestaurant(database.db, owner.id, lapse);
+      clock.now += RETRY_BASE_MS + 1_000;
+      await dispatcher.tick();
+      expect(receiver.received).toHaveLength(1);
+      const [, retry] = await findDeliveries(database.db, eventId);
+      expect(retry).toMatchObject({ attempt: 2, status: 'held', next_attempt_at: null, claimed_until: null });
+
+      await updateRestaurant(database.db, owner.id, renewal);
+      await dispatcher.tick();
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[1]!.headers['x-service-delivery']).toBe(retry!.id);
+      expect((await findDeliveries(database.db, eventId)).map((row) => [row.attempt, row.status])).toEqual([
+        [1, 'failed'],
+        [2, 'succeeded'],
+      ]);
+    } finally {
+      await close();
+      await receiver.close();
+    }
+  });
+
+  it('expires after 72 hours held, like a delivery held at fan-out, and is never sent', async () => {
+    const receiver = await startReceiver(failFirst);
+    const { clock, dispatcher, close } = dispatcherWithClock();
+    try {
+      const { owner } = await arrangeOwner(database.db);
+      await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks') });
+      const eventId = await emitMenuUpdated(owner);
+      await dispatcher.tick();
+      await updateRestaurant(database.db, owner.id, { subscription_status: 'lapsed' });
+      clock.now += RETRY_BASE_MS + 1_000;
+      await dispatcher.tick();
+      clock.now += 73 * 3600_000;
+      await dispatcher.tick();
+      await updateRestaurant(database.db, owner.id, { subscription_status: 'active' });
+      await dispatcher.tick();
+      expect(receiver.received).toHaveLength(1);
+      expect((await findDeliveries(database.db, eventId)).map((row) => row.status)).toEqual(['failed', 'expired']);
+    } finally {
+      await close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('a retry to an integrator whose grant ended after fan-out', () => {
+  // The loop fills a slot as soon as an attempt finishes, between rounds: without the round's sweep.
+  // The grant ends after the last round began, so only the check made at the claim itself can see it.
+  it.each([
+    ['the grant was revoked', { regrantScopes: null }],
+    ['the grant was replaced by one without menu:read', { regrantScopes: ['assets:read'] }],
+  ])('is skipped, never sent, when %s, even in a slot filled between rounds', async (_name, { regrantScopes }) => {
+    const SLOW_MS = 1_000;
+    const receiver = await startReceiver((received, earlier) =>
+      received.path === '/slow' ? { status: 204, afterMs: SLOW_MS } : failFirst(received, earlier),
+    );
+    const { clock, dispatcher, close } = dispatcherWithClock();
+    try {
+      const { owner: restaurant } = await arrangeOwner(database.db);
+      const integrator = await arrangeGrantedIntegrator(database.db, restaurant.id);
+      await arrangeEndpoint(database.db, integrator.owner, { url: receiver.url('/integrator'), enabledEvents: ['menu.updated'] });
+      await arrangeEndpoint(database.db, restaurant, { url: receiver.url('/slow'), enabledEvents: ['item.updated'] });
+      const eventId = await emitMenuUpdated(restaurant);
+      await dispatcher.tick();
+      expect(receiver.at('/integrator')).toHaveLength(1);
+      const [, retry] = await findDeliveries(database.db, eventId);
+      expect(retry).toMatchObject({ attempt: 2, status: 'pending' });
+
+      // A slow attempt of the restaurant's own holds a slot; its rounds run while the grant still holds.
+      await emitItemUpdated(restaurant);
+      dispatcher.start(60_000);
+      await expect.poll(() => receiver.at('/slow').length, { timeout: 5_000, interval: 20 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await integrator.revoke();
+      if (regrantScopes) await arrangeGrant(restaurant.id, integrator.owner.id, regrantScopes);
+      // The retry falls due; the slow attempt then frees its slot and the loop claims again at once.
+      clock.now += RETRY_BASE_MS + 1_000;
+      await expect
+        .poll(async () => (await findDeliveries(database.db, eventId))[1]!.status, { timeout: SLOW_MS + 4_000, interval: 20 })
+        .not.toBe('pending');
+      await dispatcher.stop();
+      expect((await findDeliveries(database.db, eventId))[1]).toMatchObject({
+        status: 'skipped',
+        error: 'the integrator no longer has an active grant',
+      });
+      expect(receiver.at('/integrator')).toHaveLength(1);
+    } finally {
+      await dispatcher.stop();
+      await close();
+      await receiver.close();
+    }
+  });
+});
+
+/** A new grant of the same integrator, as console writes one when a restaurant approves a link again. */
+async function arrangeGrant(restaurantId: string, integratorOrgId: string, scopes: string[]) {
+  await database.db
+    .insertInto('grants')
+    .values({ id: newId('grt'), restaurant_id: restaurantId, integrator_org_id: integratorOrgId, scopes, status: 'active' })
+    .execute();
+}
