@@ -8,7 +8,15 @@ import type { Executor } from './reads/executor.js';
  */
 export async function insertOutboxEvent<T extends TEventType>(
   tx: Executor,
-  event: { id: string; type: T; restaurantId: string; integratorOrgId?: string | null; data: TEventData<T> },
+  event: {
+    id: string;
+    type: T;
+    restaurantId: string;
+    integratorOrgId?: string | null;
+    data: TEventData<T>;
+    /** Item events: the dish was published before or after the change (see OutboxEventsTable). */
+    touchesPublishedMenu?: boolean;
+  },
 ): Promise<void> {
   await tx
     .insertInto('outbox_events')
@@ -18,6 +26,7 @@ export async function insertOutboxEvent<T extends TEventType>(
       restaurant_id: event.restaurantId,
       integrator_org_id: event.integratorOrgId ?? null,
       data: JSON.stringify(event.data),
+      touches_published_menu: event.touchesPublishedMenu ?? null,
     })
     .execute();
 }

@@ -127,6 +127,8 @@ export interface OutboxEventsTable {
   /** Set for events addressed to one integrator (grant.*). */
   integrator_org_id: string | null;
   data: ColumnType<unknown, string, string>;
+  /** Item events: whether the dish was published before or after the change. Null for other events. */
+  touches_published_menu: ColumnType<boolean | null, boolean | null | undefined, never>;
   created_at: CreatedAt;
   fanned_out_at: NullableTimestamp;
 }

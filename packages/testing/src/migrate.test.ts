@@ -32,6 +32,7 @@ describe('migrateToLatest', () => {
       '2026-11-25-contacts',
       '2026-11-26-menu-page-switch',
       '2026-11-27-webhook-fair-claim',
+      '2026-11-28-outbox-published-menu',
     ]);
 
     const again = await migrateToLatest(first);
