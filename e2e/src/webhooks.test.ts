@@ -154,13 +154,27 @@ describe('delivery', () => {
     const draft = await stack.console.createItem(restaurant.id, { name: 'Secret special', priceCents: 900, status: 'draft' });
     await stack.console.updateItem(draft.id, { priceCents: 950 });
     await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600, status: 'published' });
+    // A dish taken off the menu is news to integrators too; once a draft, its later edits are not.
+    const stew = await stack.console.createItem(restaurant.id, { name: 'Stew', priceCents: 1200, status: 'published' });
+    await stack.console.updateItem(stew.id, { status: 'draft' });
+    await stack.console.updateItem(stew.id, { priceCents: 1100 });
     const { dispatcher, close } = dispatcherWithClock();
-    await expect.poll(async () => (await dispatcher.tick(), receiver.received.length), { timeout: 5000 }).toBe(4);
+    await expect.poll(async () => (await dispatcher.tick(), receiver.received.length), { timeout: 5000 }).toBe(9);
     await close();
     const seen = receiver.received.map(
       (hit) => `${new URL(hit.url, 'http://x').searchParams.get('who')} ${JSON.parse(hit.body).data.itemName}`,
     );
-    expect(seen.sort()).toEqual(['owner Secret special', 'owner Secret special', 'owner Soup', 'reader Soup']);
+    expect(seen.sort()).toEqual([
+      'owner Secret special',
+      'owner Secret special',
+      'owner Soup',
+      'owner Stew',
+      'owner Stew',
+      'owner Stew',
+      'reader Soup',
+      'reader Stew',
+      'reader Stew',
+    ]);
     await receiver.close();
   });
 
@@ -453,6 +467,11 @@ describe('menu.updated', () => {
     const bread = await stack.console.createItem(restaurant.id, { name: 'Bread', priceCents: 300 });
     await stack.console.updateItem(soup.id, { priceCents: 650 });
     await stack.console.deleteItem(bread.id);
+    // Drafts are not on the menu: neither their changes nor their deletion are part of menu.updated.
+    const draft = await stack.console.createItem(restaurant.id, { name: 'Secret special', priceCents: 900, status: 'draft' });
+    await stack.console.updateItem(draft.id, { priceCents: 950 });
+    const droppedDraft = await stack.console.createItem(restaurant.id, { name: 'Old idea', priceCents: 100, status: 'draft' });
+    await stack.console.deleteItem(droppedDraft.id);
     const { clock, dispatcher, close } = dispatcherWithClock();
     await dispatcher.tick();
     expect(receiver.received).toHaveLength(0); // still inside the quiet period

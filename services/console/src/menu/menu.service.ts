@@ -73,13 +73,22 @@ export async function recordItemEvent(
   tx: Executor,
   type: 'item.created' | 'item.updated' | 'item.deleted' | 'model.ready' | 'model.failed',
   row: ItemRow,
-  extra: { reason?: string } = {},
+  options: { reason?: string; publishedBefore?: boolean } = {},
 ): Promise<void> {
+  const { reason, publishedBefore = row.status === 'published' } = options;
   await insertOutboxEvent(tx, {
     id: newId('evt'),
     type,
     restaurantId: row.restaurant_id,
-    data: { itemId: row.id, restaurantId: row.restaurant_id, itemSlug: row.slug, itemName: row.name, ...extra },
+    data: {
+      itemId: row.id,
+      restaurantId: row.restaurant_id,
+      itemSlug: row.slug,
+      itemName: row.name,
+      ...(reason === undefined ? {} : { reason }),
+    },
+    // A draft is the restaurant's business alone; a dish leaving the menu is still news to integrators.
+    touchesPublishedMenu: publishedBefore || row.status === 'published',
   });
 }
 
@@ -115,7 +124,7 @@ export async function createItem(deps: ConsoleDeps, restaurantId: string, body: 
         dietary_tags: body.dietaryTags,
         allergens: body.allergens,
       });
-      await recordItemEvent(tx, 'item.created', created);
+      await recordItemEvent(tx, 'item.created', created, { publishedBefore: false });
       return created;
     });
     return presentItem(row, restaurant.currency);
@@ -132,6 +141,8 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
   const restaurant = await requireRestaurant(deps.db, existing.restaurant_id);
   try {
     const row = await writeItemChange(deps, { restaurantId: existing.restaurant_id, itemId }, async (tx) => {
+      // Read again under the sync lock: the status the change replaces, not the one read before it.
+      const before = await findLiveItemById(tx, itemId);
       const updated = await updateLiveItem(tx, itemId, {
         name: body.name,
         slug: body.slug,
@@ -142,8 +153,8 @@ export async function updateItem(deps: ConsoleDeps, itemId: string, body: z.infe
         dietary_tags: body.dietaryTags,
         allergens: body.allergens,
       });
-      if (!updated) throw new AppError('not_found', 'No such item.');
-      await recordItemEvent(tx, 'item.updated', updated);
+      if (!before || !updated) throw new AppError('not_found', 'No such item.');
+      await recordItemEvent(tx, 'item.updated', updated, { publishedBefore: before.status === 'published' });
       return updated;
     });
     return presentItem(row, restaurant.currency);

@@ -242,17 +242,23 @@ export class Dispatcher {
       const targetsOf = new Map<string, Promise<FanOutTarget[]>>();
       const menuChanges = new Map<string, { changed: Set<string>; deleted: Set<string> }>();
       const deliveries: Parameters<typeof insertDeliveries>[1] = [];
-      // A dish that is not published (a draft, an archived one) is the restaurant's business alone.
+      // A change that never touched the published menu (a draft's) is the restaurant's business alone.
+      // Events written before producers recorded it fall back to the dish's status now.
       const published = await findPublishedItemIds(
         tx,
-        events.map(itemIdOf).filter((id): id is string => id !== null),
+        events
+          .filter((event) => event.touches_published_menu === null)
+          .map(itemIdOf)
+          .filter((id): id is string => id !== null),
       );
+      const onPublishedMenu = (event: OutboxEventRow, itemId: string) => event.touches_published_menu ?? published.has(itemId);
       for (const event of events) {
         const key = `${event.restaurant_id}|${event.type}|${event.integrator_org_id ?? ''}`;
         if (!targetsOf.has(key)) targetsOf.set(key, findFanOutTargets(tx, event));
         const itemId = itemIdOf(event);
+        const menuChange = itemId !== null && onPublishedMenu(event, itemId);
         for (const target of await targetsOf.get(key)!) {
-          if (target.owner_kind === 'integrator' && itemId !== null && !published.has(itemId)) continue;
+          if (target.owner_kind === 'integrator' && itemId !== null && !menuChange) continue;
           // Disabled endpoints keep a skipped row (resendable after re-enabling); lapsed restaurants hold.
           const status = target.endpoint_status === 'disabled' ? 'skipped' : target.restaurant_lapsed ? 'held' : 'pending';
           deliveries.push({
@@ -266,8 +272,8 @@ export class Dispatcher {
             created_at: now,
           });
         }
-        if (ITEM_EVENTS.has(event.type)) {
-          const { itemId } = event.data as { itemId: string };
+        // menu.updated is about the published menu: a draft's change is not part of it.
+        if (itemId !== null && menuChange) {
           const change = menuChanges.get(event.restaurant_id) ?? { changed: new Set<string>(), deleted: new Set<string>() };
           (event.type === 'item.deleted' ? change.deleted : change.changed).add(itemId);
           menuChanges.set(event.restaurant_id, change);
