@@ -4,6 +4,7 @@ import { AppError } from '@partner/contracts';
 import { authenticate, type AuthenticatedKey } from './auth/authenticate.js';
 import type { KeyCache } from './auth/key-cache.js';
 import { presentKeyMetadata } from './me/me.js';
+import { continueIfAwaited } from './protocol/http-edge-cases.js';
 import type { ServiceProxy } from './proxy/proxy.js';
 import { checkClientLimit, checkEmbedLimits, type EmbedLimits, visitorOf } from './rate-limit/client-limits.js';
 import { limitsFor, type RateLimiter, TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limit/rate-limiter.js';
@@ -58,6 +59,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
       return;
     }
     const service = route.target.service;
+    continueIfAwaited(req, res);
     await deps.proxy.forward(service, req, res, {
       [INTERNAL_TOKEN_HEADER]: deps.tokens.tokenFor(principal, service),
       'x-request-id': req.requestId,

@@ -16,6 +16,9 @@ const NOT_FORWARDED = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+  // The gateway answered the expectation itself (100 Continue once it accepted the request), and
+  // undici refuses to send a request that carries one.
+  'expect',
   'host',
   'authorization',
   'cookie',
