@@ -36,6 +36,7 @@ export const ErrorCode = {
   ServiceUnavailable: 'service_unavailable',
   EndpointLimitReached: 'endpoint_limit_reached',
   KeyLimitReached: 'key_limit_reached',
+  EndpointDisabled: 'endpoint_disabled',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -76,6 +77,7 @@ const STATUS: Record<ErrorCode, number> = {
   service_unavailable: 503,
   endpoint_limit_reached: 409,
   key_limit_reached: 409,
+  endpoint_disabled: 409,
 };
 
 export function statusFor(code: ErrorCode): number {

@@ -51,3 +51,25 @@ export const ZWebhookDelivery = z.object({
   nextAttemptAt: ZTimestamp.nullable(),
 });
 export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;
+
+/** Recover (issue 15): every undelivered event of an endpoint whose deliveries fall in `[since, until)`. */
+export const ZRecoverWebhookDeliveries = z.strictObject({
+  since: z.iso.datetime({ offset: true }),
+  until: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** Re-enabling an endpoint may recover in the same step (console). */
+export const ZEnableWebhookEndpoint = z.strictObject({ recoverSince: ZRecoverWebhookDeliveries.shape.since.optional() });
+
+export const ZWebhookRecovery = z.object({
+  endpointId: zId('we'),
+  since: ZTimestamp,
+  until: ZTimestamp,
+  /** New deliveries made, one per event (`pending`, or `held` while the restaurant has lapsed). */
+  queued: z.number().int().nonnegative(),
+  /** Of those, how many are held. */
+  held: z.number().int().nonnegative(),
+  /** More events matched than one request takes: the same request again takes the next ones. */
+  truncated: z.boolean(),
+});
+export type TWebhookRecovery = z.infer<typeof ZWebhookRecovery>;

@@ -557,3 +557,80 @@ export async function recordSucceededDeliveries(
     where d.id = u.id
   `.execute(db);
 }
+
+/** The endpoint, locked until the transaction ends (recoveries of one endpoint run one by one). */
+export async function lockWebhookEndpoint(tx: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
+  return tx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+}
+
+/** Deliveries created in `[since, until)`. */
+export interface DeliveryRange {
+  since: Date;
+  until: Date;
+}
+
+export interface RecoverableEvent {
+  event_id: string;
+  event_type: string;
+  restaurant_id: string;
+  /** The event's outbox position (bigint, as text): events are taken oldest first. */
+  seq: string;
+}
+
+/**
+ * Events with an attempt to the endpoint made in the range that ended failed, expired or skipped,
+ * each once, oldest first after `afterSeq`. `restaurantIds`, when given, keeps a restaurant's events to
+ * those restaurants (an integrator's reach); `grant.*` events always count.
+ */
+export async function findEventsWithUndeliveredAttempts(
+  db: Executor,
+  endpointId: string,
+  range: DeliveryRange,
+  page: { afterSeq: string; limit: number; restaurantIds: readonly string[] | null },
+): Promise<RecoverableEvent[]> {
+  const reach = page.restaurantIds;
+  const { rows } = await sql<RecoverableEvent>`
+    select d.event_id, min(d.event_type) as event_type, o.restaurant_id, o.seq::text as seq
+    from webhook_deliveries d
+    join outbox_events o on o.id = d.event_id
+    where d.endpoint_id = ${endpointId} and d.created_at >= ${range.since} and d.created_at < ${range.until}
+      and d.status in ('failed', 'expired', 'skipped')
+      and o.seq > ${page.afterSeq}::bigint
+      and (${reach === null} or d.event_type like 'grant.%' or o.restaurant_id = any(${reach ?? []}::text[]))
+    group by d.event_id, o.restaurant_id, o.seq
+    order by o.seq
+    limit ${page.limit}
+  `.execute(db);
+  return rows;
+}
+
+/**
+ * Which of these events the endpoint acknowledged (at any time) or still has on its way (pending or
+ * held). The ids are one array, looked up by the event index: a correlated subquery per event let a
+ * fresh table's statistics pick a plan that read the endpoint's whole index once per event.
+ */
+export async function findEventsDeliveredOrUnderway(db: Executor, endpointId: string, eventIds: readonly string[]): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const { rows } = await sql<{ event_id: string }>`
+    select distinct event_id from webhook_deliveries
+    where event_id = any(${eventIds}::text[]) and endpoint_id = ${endpointId}
+      and status in ('succeeded', 'pending', 'held')
+  `.execute(db);
+  return new Set(rows.map((row) => row.event_id));
+}
+
+/** The restaurants whose events (other than `grant.*`) an endpoint has undelivered in the range. */
+export async function findRecoverableRestaurantIds(db: Executor, endpointId: string, range: DeliveryRange): Promise<string[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('outbox_events as o', 'o.id', 'd.event_id')
+    .select('o.restaurant_id')
+    .distinct()
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.created_at', '>=', range.since)
+    .where('d.created_at', '<', range.until)
+    .where('d.status', 'in', ['failed', 'expired', 'skipped'])
+    .where('d.event_type', 'not like', 'grant.%')
+    .execute();
+  return rows.map((row) => row.restaurant_id);
+}

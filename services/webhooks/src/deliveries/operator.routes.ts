@@ -1,8 +1,9 @@
 import type { Router } from 'express';
-import { AppError } from '@partner/contracts';
+import { AppError, ZEnableWebhookEndpoint, ZRecoverWebhookDeliveries } from '@partner/contracts';
 import { parseWith, requireOperator } from '@partner/http';
 import type { WebhooksDeps } from '../deps.js';
 import { findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
+import { recoverDeliveries, recoverEndpoint, recoveryRange } from './recovery.js';
 import { listDeliveries, presentWebhookEndpoint, resendDelivery, ZDeliveryQuery } from './webhook-records.js';
 
 /**
@@ -21,8 +22,27 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
     res.status(201).json({ data: await resendDelivery(deps, null, req.params.id) });
   });
   router.post('/internal/webhook-endpoints/:id/enable', async (req, res) => {
-    if (!(await findWebhookEndpoint(deps.db, req.params.id))) throw new AppError('not_found', 'No such webhook endpoint.');
-    const row = await updateWebhookEndpoint(deps.db, req.params.id, { status: 'active', disabled_reason: null });
-    res.json({ data: presentWebhookEndpoint(row!) });
+    if (!(await findWebhookEndpoint(deps.db, req.params.id))) throw noSuchEndpoint();
+    const { recoverSince } = parseWith(ZEnableWebhookEndpoint, req.body ?? {}, 'body');
+    const now = deps.now();
+    const range =
+      recoverSince === undefined ? null : recoveryRange({ since: recoverSince }, now, { since: 'recoverSince', until: 'recoverSince' });
+    // Re-enabled and recovered together: the endpoint's row lock (the update) keeps out a concurrent recovery.
+    const { row, recovery } = await deps.db.transaction().execute(async (tx) => {
+      const row = await updateWebhookEndpoint(tx, req.params.id, { status: 'active', disabled_reason: null });
+      if (!row) throw noSuchEndpoint();
+      return { row, recovery: range ? await recoverDeliveries(tx, row, range, now) : null };
+    });
+    res.json({ data: presentWebhookEndpoint(row), ...(recovery ? { meta: { recovery } } : {}) });
+  });
+  router.post('/internal/webhook-endpoints/:id/recover', async (req, res) => {
+    if (!(await findWebhookEndpoint(deps.db, req.params.id))) throw noSuchEndpoint();
+    const body = parseWith(ZRecoverWebhookDeliveries, req.body ?? {}, 'body');
+    const now = deps.now();
+    res
+      .status(202)
+      .json({ data: await recoverEndpoint(deps.db, req.params.id, recoveryRange(body, now, { since: 'since', until: 'until' }), now) });
   });
 }
+
+const noSuchEndpoint = () => new AppError('not_found', 'No such webhook endpoint.');

@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { keyPrincipal, parseWith, zCursorParam, zLimit } from '@partner/http';
 import { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
 import type { WebhooksDeps } from '../deps.js';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, patchEndpoint, rotateSecret } from './endpoints.service.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  patchEndpoint,
+  recoverOwnedEndpoint,
+  rotateSecret,
+} from './endpoints.service.js';
 
 const ZEndpointQuery = z.strictObject({ limit: zLimit, cursor: zCursorParam });
 
@@ -39,5 +47,8 @@ export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void
   router.post(`${base}/:id/rotate-secret`, async (req, res) => {
     const body = parseWith(ZRotate, req.body ?? {}, 'body');
     res.json({ data: await rotateSecret(deps, keyPrincipal(req.principal), req.params.id, body.overlapSeconds) });
+  });
+  router.post(`${base}/:id/recover`, async (req, res) => {
+    res.status(202).json({ data: await recoverOwnedEndpoint(deps, keyPrincipal(req.principal), req.params.id, req.body) });
   });
 }

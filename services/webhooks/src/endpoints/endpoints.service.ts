@@ -10,10 +10,10 @@ import {
 } from '../webhooks.repository.js';
 import { sealEndpointSecret } from './endpoint-secrets.js';
 import { decodeListCursor, encodeListCursor } from '@partner/signing';
-import { AppError } from '@partner/contracts';
-import { newId } from '@partner/http';
+import { newId, parseWith } from '@partner/http';
 import { presentWebhookEndpoint } from '../deliveries/webhook-records.js';
-import type { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
+import { AppError, ZRecoverWebhookDeliveries, type ZCreateWebhookEndpoint, type ZUpdateWebhookEndpoint } from '@partner/contracts';
+import { recoverEndpoint, recoveryRange } from '../deliveries/recovery.js';
 import type { WebhooksDeps } from '../deps.js';
 import { checkTargetResolves, checkTargetUrl, TargetRefused } from '../targets/target-policy.js';
 
@@ -117,4 +117,16 @@ export async function rotateSecret(
   });
   if (!row) throw noSuchEndpoint();
   return { ...presentWebhookEndpoint(row), secret };
+}
+
+/**
+ * Re-sends every event the endpoint has not received since a time (recover). The endpoint is looked up
+ * before the body is read, so another owner's endpoint is 404 whatever the body says.
+ */
+export async function recoverOwnedEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string, rawBody: unknown) {
+  const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
+  if (!existing) throw noSuchEndpoint();
+  const body = parseWith(ZRecoverWebhookDeliveries, rawBody ?? {}, 'body');
+  const now = deps.now();
+  return recoverEndpoint(deps.db, id, recoveryRange(body, now, { since: 'since', until: 'until' }), now);
 }
