@@ -45,6 +45,7 @@ describe('the admin token', () => {
         'GET /console/webhook-deliveries',
         'POST /console/webhook-deliveries/:id/resend',
         'POST /console/webhook-endpoints/:id/enable',
+        'POST /console/webhook-endpoints/:id/recover',
       ]),
     );
   });

@@ -83,6 +83,11 @@ const ROUTES: Route[] = [
   { route: 'GET /console/webhook-deliveries', url: '/console/webhook-deliveries' },
   { route: 'POST /console/webhook-deliveries/:id/resend', url: '/console/webhook-deliveries/whd_unknown000000/resend' },
   { route: 'POST /console/webhook-endpoints/:id/enable', url: '/console/webhook-endpoints/we_unknown000000/enable' },
+  {
+    route: 'POST /console/webhook-endpoints/:id/recover',
+    url: '/console/webhook-endpoints/we_unknown000000/recover',
+    body: { since: '2026-11-20T00:00:00Z' },
+  },
 ];
 
 function send(app: Express, route: Route, headers: Record<string, string>, query: Record<string, string> = {}) {

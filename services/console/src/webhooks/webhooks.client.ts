@@ -20,9 +20,11 @@ export class WebhooksServiceClient {
     method: 'GET' | 'POST';
     path: string;
     query?: Record<string, unknown>;
+    /** Sent as JSON when present (console parsed it already). */
+    body?: unknown;
     requestId: string;
   }): Promise<{ status: number; body: unknown }> {
-    const { method, path, query = {}, requestId } = request;
+    const { method, path, query = {}, body, requestId } = request;
     const url = new URL(path, this.options.baseUrl);
     for (const [name, value] of Object.entries(query)) {
       if (typeof value === 'string') url.searchParams.set(name, value);
@@ -31,7 +33,12 @@ export class WebhooksServiceClient {
     try {
       res = await fetch(url, {
         method,
-        headers: { [INTERNAL_TOKEN_HEADER]: this.tokens.tokenFor({ kind: 'operator' }, 'webhooks'), 'x-request-id': requestId },
+        headers: {
+          [INTERNAL_TOKEN_HEADER]: this.tokens.tokenFor({ kind: 'operator' }, 'webhooks'),
+          'x-request-id': requestId,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS),
       });
       return { status: res.status, body: await res.json() };

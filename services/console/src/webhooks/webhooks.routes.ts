@@ -1,7 +1,11 @@
 import type { RequestHandler, Router } from 'express';
 import type { ConsoleDeps } from '../deps.js';
 
-/** The dashboard's webhook actions, for any owner: the delivery log, resend, re-enabling an endpoint. */
+/**
+ * The dashboard's webhook actions, for any owner: the delivery log, resend, re-enabling an endpoint
+ * (with `recoverSince`, recovering it in the same step) and recovering it. The webhooks service
+ * validates the bodies.
+ */
 export function registerWebhookRoutes(router: Router, deps: ConsoleDeps): void {
   const forward =
     (method: 'GET' | 'POST', path: (id: string) => string): RequestHandler<{ id?: string }> =>
@@ -10,6 +14,7 @@ export function registerWebhookRoutes(router: Router, deps: ConsoleDeps): void {
         method,
         path: path(encodeURIComponent(req.params.id ?? '')),
         query: req.query,
+        body: req.body as unknown,
         requestId: req.requestId,
       });
       res.status(answer.status).json(answer.body);
@@ -25,5 +30,9 @@ export function registerWebhookRoutes(router: Router, deps: ConsoleDeps): void {
   router.post(
     '/console/webhook-endpoints/:id/enable',
     forward('POST', (id) => `/internal/webhook-endpoints/${id}/enable`),
+  );
+  router.post(
+    '/console/webhook-endpoints/:id/recover',
+    forward('POST', (id) => `/internal/webhook-endpoints/${id}/recover`),
   );
 }
