@@ -445,7 +445,7 @@ export class Dispatcher {
   /** Disables the endpoint and records the owner's notification; returns the message told. */
   private async disable(tx: Executor, endpoint: ClaimedAttempt['endpoint'], reason: string): Promise<string> {
     await updateWebhookEndpoint(tx, endpoint.id, { status: 'disabled', disabled_reason: reason });
-    const message = `Webhook endpoint ${endpoint.url} was disabled: ${reason} Re-enable it once it answers, then resend what it missed.`;
+    const message = `Webhook endpoint ${endpoint.url} was disabled: ${reason} Re-enable it once it answers, then recover what it missed (POST /v1/partner/webhook-endpoints/${endpoint.id}/recover with the time it began failing).`;
     await insertNotification(tx, {
       owner_kind: endpoint.owner_kind,
       owner_id: endpoint.owner_id,
