@@ -277,6 +277,19 @@ describe('POST /v1/partner/webhook-endpoints/:id/recover', () => {
     });
   });
 
+  it('queues each event once when recoveries of one endpoint run at the same time', async () => {
+    const { owner, api, endpoint } = await ownerEndpoint();
+    const events = [];
+    for (let i = 0; i < 20; i++) events.push(await arrangeEvent(endpoint.id, owner.id, ['failed']));
+    const before = new Date();
+    const body = { since: hoursAgo(6).toISOString() };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api.post(recoverPath(endpoint.id)).send(body)));
+    expect(answers.map((res) => res.status)).toEqual([202, 202, 202, 202, 202]);
+    expect(answers.map((res) => (res.body as { data: { queued: number } }).data.queued).sort((a, b) => b - a)).toEqual([20, 0, 0, 0, 0]);
+    const made = await newDeliveries(endpoint.id, before);
+    expect(made.map((row) => row.event_id).sort()).toEqual(events.map((event) => event.eventId).sort());
+  });
+
   it('replays its answer for a retry with the same Idempotency-Key, queueing nothing more', async () => {
     const { owner, principal, endpoint } = await ownerEndpoint();
     await arrangeEvent(endpoint.id, owner.id, ['failed']);
