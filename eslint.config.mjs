@@ -12,7 +12,7 @@ const TABLE_WRITERS = {
   'services/webhooks': ['webhook_endpoints', 'webhook_deliveries', 'notifications', 'menu_update_bursts', 'outbox_events'],
   'services/catalog': [],
   'services/concierge': [],
-  'services/gateway': [],
+  'services/gateway': ['gateway_daily_counts'],
   'packages/db': ['outbox_events'],
   'packages/http': ['idempotency_records'],
   'packages/entitlements': ['usage_counters'],

@@ -31,7 +31,13 @@ function sendExpectingContinue(method: string, path: string, body: string, heade
         port: url.port,
         path: url.pathname,
         method,
-        headers: { ...auth, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), expect: '100-continue', ...headers },
+        headers: {
+          ...auth,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          expect: '100-continue',
+          ...headers,
+        },
       },
       (res) => {
         let text = '';

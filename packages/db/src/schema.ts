@@ -154,6 +154,13 @@ export interface UsageCountersTable {
   used: Generated<number>;
 }
 
+/** The gateway's daily counts: `bucket` names what is counted, `day` is days since the epoch (UTC). */
+export interface GatewayDailyCountsTable {
+  bucket: string;
+  day: number;
+  requests: number;
+}
+
 export interface WebhookEndpointsTable {
   id: string;
   owner_kind: 'restaurant' | 'integrator';
@@ -217,6 +224,7 @@ export interface Database {
   outbox_events: OutboxEventsTable;
   idempotency_records: IdempotencyRecordsTable;
   usage_counters: UsageCountersTable;
+  gateway_daily_counts: GatewayDailyCountsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   notifications: NotificationsTable;

@@ -33,6 +33,7 @@ describe('migrateToLatest', () => {
       '2026-11-26-menu-page-switch',
       '2026-11-27-webhook-fair-claim',
       '2026-11-28-outbox-published-menu',
+      '2026-11-29-gateway-daily-counts',
     ]);
 
     const again = await migrateToLatest(first);

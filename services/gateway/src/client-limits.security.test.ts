@@ -2,8 +2,6 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, VISITOR_HEADER } from '@partner/auth';
 import { createApp } from './app.js';
-import { connectRedis } from '@partner/http';
-import { testRedisUrl } from '@partner/testing';
 import { clientGroupOf, visitorOf } from './rate-limit/client-limits.js';
 import { TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limit/rate-limiter.js';
 import { expectError, type GatewayHarness, type Owner, startGatewayHarness } from './testing/app-harness.js';
@@ -216,11 +214,13 @@ describe('test keys', () => {
     ];
     expect((await request(harness.app).get('/v1/partner/me').set(first.auth)).status).toBe(200);
     // The owner's test traffic of the day, as if it had already been made.
-    const redis = await connectRedis(testRedisUrl(), () => {});
     const pinned = harness.deps.now().getTime() / 1000;
-    const day = pinned - (pinned % 86_400);
-    await redis.set(`${harness.config.redisPrefix}rl:test-owner:${restaurant.id}:d:${day}`, String(TEST_TRAFFIC_PER_OWNER_PER_DAY));
-    await redis.quit();
+    await harness.db
+      .updateTable('gateway_daily_counts')
+      .set({ requests: TEST_TRAFFIC_PER_OWNER_PER_DAY })
+      .where('bucket', '=', `test-owner:${restaurant.id}`)
+      .where('day', '=', Math.floor(pinned / 86_400))
+      .execute();
     const refused = await request(harness.app).get('/v1/partner/me').set(second.auth);
     expectError(refused, 429, 'rate_limited');
     expect(Number(refused.headers['retry-after'])).toBe(86_400 - (pinned % 86_400));

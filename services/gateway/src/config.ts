@@ -28,6 +28,12 @@ export const ZGatewayEnv = ZCommonEnv.extend({
   EMBED_RESTAURANT_PER_MIN: z.coerce.number().int().positive().default(600),
   /** Requests one client address may make a minute before a key vouches for it: public routes (menu page, asset files) and key lookups that reach the database. */
   CLIENT_PER_MIN: z.coerce.number().int().positive().default(600),
+  /**
+   * Gateway replicas behind the load balancer (with autoscaling, the most there can be). While Redis is
+   * unreachable, each replica allows this share of every per-minute limit on its own, so the fleet never
+   * passes the limit; a count too low lets the fleet pass it, one too high only refuses sooner.
+   */
+  GATEWAY_REPLICAS: z.coerce.number().int().positive().default(1),
 });
 
 export type GatewayConfig = ReturnType<typeof toGatewayConfig>;
@@ -48,6 +54,7 @@ function toGatewayConfig(env: z.infer<typeof ZGatewayEnv>) {
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     clientLimitPerMin: env.CLIENT_PER_MIN,
+    replicas: env.GATEWAY_REPLICAS,
     embedLimits: { perVisitorPerMin: env.EMBED_VISITOR_PER_MIN, perRestaurantPerMin: env.EMBED_RESTAURANT_PER_MIN },
   };
 }

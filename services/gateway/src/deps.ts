@@ -7,6 +7,7 @@ import type { GatewayConfig } from './config.js';
 import { embedScriptsDir } from './embed-scripts.js';
 import { ServiceProxy } from './proxy/proxy.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { TestTrafficCaps } from './rate-limit/test-traffic.js';
 
 /**
  * `clock` is for tests: it decides key expiry and the rate limit's windows, which otherwise follow
@@ -17,6 +18,7 @@ export async function createDeps(
   options: { clock?: () => Date } = {},
 ): Promise<{ deps: GatewayDeps; closeDeps: () => Promise<void> }> {
   const { clock } = options;
+  const now = clock ?? (() => new Date());
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
   const db = createDb({
     url: config.databaseUrl,
@@ -34,7 +36,8 @@ export async function createDeps(
   const deps: GatewayDeps = {
     logger,
     keyCache,
-    rateLimiter: new RateLimiter(redis, config.redisPrefix, { clock: clock && (() => clock().getTime()) }),
+    rateLimiter: new RateLimiter(redis, config.redisPrefix, { clock: clock && (() => clock().getTime()), replicas: config.replicas, logger }),
+    testTraffic: new TestTrafficCaps(db, now, logger),
     proxy,
     tokens: new InternalTokenSigner(config.jwtPrivateKey),
     docsUrl: config.docsUrl,
@@ -43,7 +46,7 @@ export async function createDeps(
     clientLimitPerMin: config.clientLimitPerMin,
     embedLimits: config.embedLimits,
     embedDir: embedScriptsDir(),
-    now: clock ?? (() => new Date()),
+    now,
   };
   return {
     deps,

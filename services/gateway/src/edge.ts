@@ -7,7 +7,8 @@ import { presentKeyMetadata } from './me/me.js';
 import { continueIfAwaited } from './protocol/http-edge-cases.js';
 import type { ServiceProxy } from './proxy/proxy.js';
 import { checkClientLimit, checkEmbedLimits, type EmbedLimits, visitorOf } from './rate-limit/client-limits.js';
-import { limitsFor, type RateLimiter, TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limit/rate-limiter.js';
+import { limitsFor, type RateLimiter } from './rate-limit/rate-limiter.js';
+import type { TestTrafficCaps } from './rate-limit/test-traffic.js';
 import { authorize } from './routing/authorize.js';
 import { answerPreflight, applyEmbedCors } from './routing/cors.js';
 import { createRouter, ROUTES, type Route } from './routing/route-table.js';
@@ -15,6 +16,8 @@ import { createRouter, ROUTES, type Route } from './routing/route-table.js';
 export interface EdgeDeps {
   keyCache: KeyCache;
   rateLimiter: RateLimiter;
+  /** Test keys' daily caps (their own, and their owner's), kept where a Redis restart cannot erase them. */
+  testTraffic: TestTrafficCaps;
   proxy: ServiceProxy;
   tokens: InternalTokenSigner;
   docsUrl: string;
@@ -87,7 +90,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
     const key = await authenticate(req, deps.keyCache, deps.now(), chargeClient);
     res.setHeader('X-Service-Environment', key.environment);
 
-    const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key));
+    const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
     res.setHeader('X-RateLimit-Limit', String(decision.limit));
     res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
     res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
@@ -96,17 +99,7 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
         headers: { 'Retry-After': String(decision.retryAfterSeconds) },
       });
     }
-    if (key.environment === 'test') {
-      const ownerDay = await deps.rateLimiter.check(`test-owner:${key.owner.id}`, {
-        perMinute: Number.MAX_SAFE_INTEGER,
-        perDay: TEST_TRAFFIC_PER_OWNER_PER_DAY,
-      });
-      if (!ownerDay.allowed) {
-        throw new AppError('rate_limited', "This account's test keys have made today's test requests. The count resets at midnight UTC.", {
-          headers: { 'Retry-After': String(ownerDay.retryAfterSeconds) },
-        });
-      }
-    }
+    if (key.environment === 'test') await deps.testTraffic.take(key.key.id, key.owner.id);
     if (key.owner.suspended) {
       throw new AppError(
         'account_suspended',

@@ -6,6 +6,7 @@ import * as contacts from './2026-11-25-contacts.js';
 import * as menuPageSwitch from './2026-11-26-menu-page-switch.js';
 import * as webhookFairClaim from './2026-11-27-webhook-fair-claim.js';
 import * as outboxPublishedMenu from './2026-11-28-outbox-published-menu.js';
+import * as gatewayDailyCounts from './2026-11-29-gateway-daily-counts.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-menu-page-switch': menuPageSwitch,
   '2026-11-27-webhook-fair-claim': webhookFairClaim,
   '2026-11-28-outbox-published-menu': outboxPublishedMenu,
+  '2026-11-29-gateway-daily-counts': gatewayDailyCounts,
 };

@@ -125,8 +125,18 @@ describe('requests the HTTP parser refuses', () => {
     ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nnocolon\r\n\r\n', 400, 'invalid_request'],
     ['a bad request line', 'GARBAGE\r\n\r\n', 400, 'invalid_request'],
     ['a bad HTTP version', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n', 400, 'invalid_request'],
-    ['headers too large', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'request_header_fields_too_large'],
-    ['both Content-Length and chunked', 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', 400, 'invalid_request'],
+    [
+      'headers too large',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'request_header_fields_too_large',
+    ],
+    [
+      'both Content-Length and chunked',
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n',
+      400,
+      'invalid_request',
+    ],
   ])('answers %s in the envelope with a request id', async (_name, request, status, code) => {
     const res = parseResponse(await exchange(request));
     expectError(res, status, code);

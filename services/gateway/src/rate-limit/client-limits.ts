@@ -58,7 +58,7 @@ export const visitorOf = (clientAddress: string | undefined): string =>
  * loads from one address is refused before it reaches Postgres or a service.
  */
 export async function checkClientLimit(limiter: RateLimiter, perMinute: number, client: string): Promise<void> {
-  const decision = await limiter.check(`client:${client}`, { perMinute, perDay: null });
+  const decision = await limiter.check(`client:${client}`, perMinute);
   if (!decision.allowed) {
     throw new AppError('rate_limited', 'Too many requests from this address. Retry after the seconds in Retry-After.', {
       headers: { 'Retry-After': String(decision.retryAfterSeconds) },
@@ -69,7 +69,7 @@ export async function checkClientLimit(limiter: RateLimiter, perMinute: number, 
 /**
  * A publishable key is printed in pages, and its origin check binds only browsers: a script can send
  * any Origin. So its concierge requests are also limited per visitor and per restaurant, on the same
- * Redis windows as the key's own limit (every replica agrees). A visitor refused does not count
+ * windows as the key's own limit (Redis, every replica agrees; each replica's share while it is down). A visitor refused does not count
  * against the restaurant.
  *
  * The restaurant is the one in the route (an integrator's key reaches many; each gets its own
@@ -89,7 +89,7 @@ export async function checkEmbedLimits(
     { id: `embed:${scope}`, perMinute: limits.perRestaurantPerMin, who: "this restaurant's embeds" },
   ];
   for (const bucket of buckets) {
-    const decision = await limiter.check(bucket.id, { perMinute: bucket.perMinute, perDay: null });
+    const decision = await limiter.check(bucket.id, bucket.perMinute);
     if (!decision.allowed) {
       throw new AppError('rate_limited', `Too many assistant requests from ${bucket.who}. Retry after the seconds in Retry-After.`, {
         headers: { 'Retry-After': String(decision.retryAfterSeconds) },

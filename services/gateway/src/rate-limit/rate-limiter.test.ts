@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppError } from '@partner/contracts';
 import { connectRedis, type RedisClient } from '@partner/http';
 import { startOwnRedisServer, type OwnRedisServer } from '@partner/testing';
+import { startRestartableRedis, type RestartableRedis } from '../testing/restartable-redis.js';
 import { limitsFor, RateLimiter, TEST_KEY_LIMITS } from './rate-limiter.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,41 +22,30 @@ function clockAt(iso: string) {
   return { clock, now: () => clock.ms };
 }
 
-describe('RateLimiter', () => {
-  it('caps a test key per day across minutes, answering Retry-After until the UTC day ends', async () => {
-    const { clock, now } = clockAt('2026-11-23T22:00:10Z');
-    const limiter = new RateLimiter(redis, prefix, { clock: now });
-    const limits = { perMinute: 100, perDay: 3 };
-    for (let i = 0; i < 3; i++) {
-      expect((await limiter.check('key_day', limits)).allowed).toBe(true);
-      clock.ms += 60_000; // a new minute each time: only the daily cap can refuse
-    }
-    const refused = await limiter.check('key_day', limits);
-    expect(refused.allowed).toBe(false);
-    expect(refused.retryAfterSeconds).toBe(2 * 3600 - 3 * 60 - 10);
-    expect(refused.remaining).toBe(100);
-    clock.ms = Date.parse('2026-11-24T00:00:00Z');
-    expect((await limiter.check('key_day', limits)).allowed).toBe(true);
-  });
+/** A check (which is what sets a probe off while degraded), then whether the limiter is still degraded. */
+async function stillDegraded(limiter: RateLimiter, bucket: string, perMinute: number): Promise<boolean> {
+  await limiter.check(bucket, perMinute);
+  return limiter.isDegraded;
+}
 
+describe('RateLimiter', () => {
   it('does not count refused requests, and opens again with the next minute', async () => {
     const { clock, now } = clockAt('2026-11-23T12:00:30Z');
     const limiter = new RateLimiter(redis, prefix, { clock: now });
-    const limits = { perMinute: 2, perDay: null };
-    await limiter.check('key_min', limits);
-    await limiter.check('key_min', limits);
+    await limiter.check('key_min', 2);
+    await limiter.check('key_min', 2);
     for (let i = 0; i < 5; i++) {
-      const refused = await limiter.check('key_min', limits);
+      const refused = await limiter.check('key_min', 2);
       expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 30, resetSeconds: 30 });
     }
     const minute = Math.floor(Date.parse('2026-11-23T12:00:00Z') / 1000);
     expect(await redis.get(`${prefix}rl:key_min:m:${minute}`)).toBe('2');
     clock.ms += 30_000;
-    expect((await limiter.check('key_min', limits)).allowed).toBe(true);
+    expect((await limiter.check('key_min', 2)).allowed).toBe(true);
   });
 
-  // These tests pause Redis, kill its clients and flush its scripts: on a redis-server of their own,
-  // never the shared one.
+  // These tests pause Redis, kill its clients, flush its scripts or kill the server: on a
+  // redis-server of their own, never the shared one.
   describe('on a client that leaves waits to its caller, as the gateway runs it', () => {
     let own: OwnRedisServer;
     let admin: RedisClient;
@@ -71,36 +60,91 @@ describe('RateLimiter', () => {
       await admin.quit();
       await own.stop();
     });
-    const serviceUnavailable = expect.objectContaining({ code: 'service_unavailable', status: 503 }) as AppError;
 
     it('loads its script again after Redis forgot it', async () => {
       const limiter = new RateLimiter(hotPath, prefix);
-      expect((await limiter.check('key_flush', { perMinute: 5, perDay: null })).allowed).toBe(true);
+      expect((await limiter.check('key_flush', 5)).allowed).toBe(true);
       await admin.scriptFlush();
-      expect((await limiter.check('key_flush', { perMinute: 5, perDay: null })).allowed).toBe(true);
+      expect((await limiter.check('key_flush', 5)).allowed).toBe(true);
+      expect(limiter.isDegraded).toBe(false);
     });
 
-    it('answers 503 service_unavailable when Redis does not answer within the deadline', async () => {
-      const limiter = new RateLimiter(hotPath, prefix, { deadlineMs: 100 });
-      expect((await limiter.check('key_slow', { perMinute: 5, perDay: null })).allowed).toBe(true);
-      await admin.sendCommand(['CLIENT', 'PAUSE', '600', 'WRITE']);
+    it('counts locally when Redis does not answer within the deadline, without waiting for it again', async () => {
+      const { now } = clockAt('2026-11-23T12:05:10Z');
+      const limiter = new RateLimiter(hotPath, prefix, { deadlineMs: 100, clock: now, probeIntervalMs: 50 });
+      expect((await limiter.check('key_slow', 5)).allowed).toBe(true);
+      await admin.sendCommand(['CLIENT', 'PAUSE', '800', 'WRITE']);
       const started = performance.now();
-      await expect(limiter.check('key_slow', { perMinute: 5, perDay: null })).rejects.toEqual(serviceUnavailable);
+      expect(await limiter.check('key_slow', 5)).toMatchObject({ allowed: true, limit: 5, remaining: 4, resetSeconds: 50 });
       expect(performance.now() - started).toBeLessThan(500);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect((await limiter.check('key_slow', { perMinute: 5, perDay: null })).allowed).toBe(true);
+      expect(limiter.isDegraded).toBe(true);
+      const next = performance.now();
+      for (let i = 0; i < 4; i++) expect((await limiter.check('key_slow', 5)).allowed).toBe(true);
+      expect(await limiter.check('key_slow', 5)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 50 });
+      expect(performance.now() - next).toBeLessThan(100);
+      // Back: the 5 counted locally join Redis's count (the first, and the check that timed out, which
+      // Redis ran once it woke), so the minute is spent there too.
+      await expect.poll(() => stillDegraded(limiter, 'key_slow', 5), { timeout: 3_000 }).toBe(false);
+      expect(await limiter.check('key_slow', 5)).toMatchObject({ allowed: false, limit: 5, remaining: 0 });
+      const minute = Math.floor(Date.parse('2026-11-23T12:05:00Z') / 1000);
+      expect(await admin.get(`${prefix}rl:key_slow:m:${minute}`)).toBe('7');
     });
 
-    it('answers 503 at once while disconnected, and counts again once reconnected', async () => {
-      const limiter = new RateLimiter(hotPath, prefix, { deadlineMs: 10_000 });
-      const limits = { perMinute: 5, perDay: null };
-      expect((await limiter.check('key_gone', limits)).allowed).toBe(true);
+    it('counts locally at once while disconnected, and on Redis again once reconnected', async () => {
+      const { now } = clockAt('2026-11-23T12:10:10Z');
+      const limiter = new RateLimiter(hotPath, prefix, { deadlineMs: 10_000, clock: now, probeIntervalMs: 50 });
+      expect((await limiter.check('key_gone', 5)).allowed).toBe(true);
       await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(await hotPath.clientId())]);
       const started = performance.now();
-      await expect(limiter.check('key_gone', limits)).rejects.toEqual(serviceUnavailable);
+      expect((await limiter.check('key_gone', 5)).allowed).toBe(true);
       expect(performance.now() - started).toBeLessThan(1_000);
       await expect.poll(() => hotPath.isReady).toBe(true);
-      expect((await limiter.check('key_gone', limits)).allowed).toBe(true);
+      await expect.poll(() => stillDegraded(limiter, 'key_gone', 5), { timeout: 3_000 }).toBe(false);
+      expect(await limiter.check('key_gone', 5)).toMatchObject({ allowed: true, limit: 5 });
+    });
+  });
+
+  describe('while its redis-server is killed', () => {
+    let server: RestartableRedis;
+    let client: RedisClient;
+    beforeAll(async () => {
+      server = await startRestartableRedis();
+      client = await connectRedis(server.url, () => {}, { callerBoundsWaits: true });
+    });
+    afterAll(async () => {
+      client.destroy();
+      await server.stop();
+    });
+
+    it("allows each of N replicas a share of limit/N a minute, answers 429 beyond it, and uses Redis's count again after the restart", async () => {
+      const { clock, now } = clockAt('2026-11-23T13:00:15Z');
+      const limiter = new RateLimiter(client, prefix, { clock: now, replicas: 3, probeIntervalMs: 50 });
+      expect(await limiter.check('key_kill', 30)).toMatchObject({ allowed: true, limit: 30, remaining: 29 });
+      await server.kill();
+      // A share of 30 / 3 = 10 for this replica.
+      for (let i = 1; i <= 10; i++) {
+        expect(await limiter.check('key_kill', 30)).toMatchObject({ allowed: true, limit: 10, remaining: 10 - i, resetSeconds: 45 });
+      }
+      expect(await limiter.check('key_kill', 30)).toMatchObject({ allowed: false, limit: 10, remaining: 0, retryAfterSeconds: 45 });
+      // The next minute opens a fresh local window.
+      clock.ms += 60_000;
+      expect(await limiter.check('key_kill', 30)).toMatchObject({ allowed: true, limit: 10, remaining: 9 });
+
+      await server.start();
+      await expect.poll(() => stillDegraded(limiter, 'key_kill', 30), { timeout: 10_000 }).toBe(false);
+      // The new server starts empty; the local counts of this minute were added to it.
+      const decision = await limiter.check('key_kill', 30);
+      expect(decision).toMatchObject({ allowed: true, limit: 30 });
+      const minute = Math.floor((clock.ms - (clock.ms % 60_000)) / 1000);
+      expect(Number(await client.get(`${prefix}rl:key_kill:m:${minute}`))).toBe(30 - decision.remaining);
+    });
+
+    it('with a share of zero (a limit below the replica count) refuses everything while Redis is gone', async () => {
+      const { now } = clockAt('2026-11-23T14:00:15Z');
+      const limiter = new RateLimiter(client, prefix, { clock: now, replicas: 4, probeIntervalMs: 60_000 });
+      await server.kill();
+      expect(await limiter.check('key_tiny', 3)).toMatchObject({ allowed: false, limit: 0 });
+      await server.start();
     });
   });
 

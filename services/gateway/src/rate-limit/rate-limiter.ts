@@ -1,36 +1,34 @@
 import pTimeout from 'p-timeout';
-import { AppError } from '@partner/contracts';
-import type { RedisClient } from '@partner/http';
+import type { Logger, RedisClient } from '@partner/http';
+import { LocalWindowCounter } from './local-window-counter.js';
 
 // One round trip per request. Fixed one-minute windows aligned to Redis's own clock (every replica
-// agrees on the window), plus a UTC-day window for test keys. A refused request does not count.
-// ARGV[3], when given, is the time in seconds from an injected clock (tests pin their windows).
-const SCRIPT = `
-local sec = tonumber(ARGV[3]) or tonumber(redis.call('TIME')[1])
+// agrees on the window). A refused request does not count.
+// ARGV[2], when given, is the time in seconds from an injected clock (tests pin their windows).
+const CHECK = `
+local sec = tonumber(ARGV[2]) or tonumber(redis.call('TIME')[1])
 local perMinute = tonumber(ARGV[1])
-local perDay = tonumber(ARGV[2])
 local minuteStart = sec - (sec % 60)
 local minuteKey = KEYS[1] .. ':m:' .. minuteStart
 local minuteReset = minuteStart + 60 - sec
 local used = tonumber(redis.call('GET', minuteKey) or '0')
 if used >= perMinute then
-  return {0, 0, minuteReset, minuteReset}
-end
-local dayKey
-if perDay > 0 then
-  local dayStart = sec - (sec % 86400)
-  dayKey = KEYS[1] .. ':d:' .. dayStart
-  local usedToday = tonumber(redis.call('GET', dayKey) or '0')
-  if usedToday >= perDay then
-    return {0, perMinute - used, minuteReset, dayStart + 86400 - sec}
-  end
+  return {0, 0, minuteReset}
 end
 used = redis.call('INCR', minuteKey)
 if used == 1 then redis.call('EXPIRE', minuteKey, 61) end
-if dayKey then
-  if redis.call('INCR', dayKey) == 1 then redis.call('EXPIRE', dayKey, 86401) end
-end
-return {1, perMinute - used, minuteReset, 0}
+return {1, perMinute - used, minuteReset}
+`;
+
+// What a replica counted on its own during an outage, added to the shared window once Redis is back,
+// if that window is still the minute it was counted in (ARGV[2], minutes since the epoch).
+const ADD_LOCAL_COUNT = `
+local sec = tonumber(ARGV[3]) or tonumber(redis.call('TIME')[1])
+local minuteStart = sec - (sec % 60)
+if minuteStart / 60 ~= tonumber(ARGV[2]) then return 0 end
+local minuteKey = KEYS[1] .. ':m:' .. minuteStart
+if redis.call('INCRBY', minuteKey, tonumber(ARGV[1])) == tonumber(ARGV[1]) then redis.call('EXPIRE', minuteKey, 61) end
+return 1
 `;
 
 export interface RateLimitDecision {
@@ -39,7 +37,7 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the minute window resets. */
   resetSeconds: number;
-  /** Seconds to wait when refused (the minute window, or the rest of the day for a daily cap). */
+  /** Seconds to wait when refused. */
   retryAfterSeconds: number;
 }
 
@@ -52,72 +50,169 @@ export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
  */
 export const TEST_TRAFFIC_PER_OWNER_PER_DAY = 10_000;
 
+export interface RateLimiterOptions {
+  /** How long a check may wait for Redis before this replica counts on its own. */
+  deadlineMs?: number;
+  /** Milliseconds since the epoch, for tests; production windows follow Redis's own clock. */
+  clock?: () => number;
+  /**
+   * Gateway replicas sharing the limits. While Redis is unreachable each replica allows
+   * `floor(limit / replicas)` a minute on its own, so the fleet stays within the limit.
+   */
+  replicas?: number;
+  /** While degraded, how often to ask Redis whether it is back. */
+  probeIntervalMs?: number;
+  logger?: Logger;
+}
+
 /**
- * Counts requests per key in Redis, shared by every replica. The client is expected to carry no
- * per-command timer (see connectRedis's `callerBoundsWaits`): each check is bounded here instead, and a
- * Redis that is down, slow or refusing answers `503 service_unavailable` rather than holding the
- * request or letting it through uncounted.
+ * Counts requests per bucket (a key, a client address, an embed visitor or restaurant) in one-minute
+ * windows on Redis, shared by every replica. The client is expected to carry no per-command timer
+ * (see connectRedis's `callerBoundsWaits`): each check is bounded here instead.
+ *
+ * While Redis is down, refusing, or slower than the deadline, the limiter degrades rather than failing
+ * closed: each replica counts in process (`LocalWindowCounter`), allowing its share of the limit
+ * (the limit divided by the replica count), so within a whole minute of an outage the fleet allows at
+ * most the limit. A probe asks Redis every `probeIntervalMs` (while the client reports itself ready);
+ * once it answers, the counts made locally in the current minute are added to the shared window and
+ * checks go to Redis again. No request waits for a Redis already known to be unavailable.
  */
 export class RateLimiter {
-  private sha: string | null = null;
+  private readonly shas = new Map<string, string>();
+  private readonly local = new LocalWindowCounter();
+  private degraded = false;
+  private probing = false;
+  private nextProbeAt = 0;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-    private readonly options: {
-      /** How long a check may wait for Redis before answering 503. */
-      deadlineMs?: number;
-      /** Milliseconds since the epoch, for tests; production windows follow Redis's own clock. */
-      clock?: () => number;
-    } = {},
+    private readonly options: RateLimiterOptions = {},
   ) {}
 
-  async check(keyId: string, limits: { perMinute: number; perDay: number | null }): Promise<RateLimitDecision> {
+  /** Whether checks are counted in this process (Redis unavailable) rather than on Redis. */
+  get isDegraded(): boolean {
+    return this.degraded;
+  }
+
+  async check(bucket: string, perMinute: number): Promise<RateLimitDecision> {
+    if (!this.degraded) {
+      if (this.redis.isReady) {
+        try {
+          return await this.checkShared(bucket, perMinute);
+        } catch (err) {
+          this.degrade(err);
+        }
+      } else {
+        this.degrade(new Error('the Redis client is not connected'));
+      }
+    }
+    this.probeIfDue();
+    return this.checkLocally(bucket, perMinute);
+  }
+
+  private async checkShared(bucket: string, perMinute: number): Promise<RateLimitDecision> {
+    const clock = this.options.clock;
     const reply = (await this.withinDeadline(
-      this.run(
-        [`${this.prefix}rl:${keyId}`],
-        [
-          String(limits.perMinute),
-          String(limits.perDay ?? 0),
-          ...(this.options.clock ? [String(Math.floor(this.options.clock() / 1000))] : []),
-        ],
-      ),
+      this.run(CHECK, [`${this.prefix}rl:${bucket}`], [String(perMinute), ...(clock ? [String(Math.floor(clock() / 1000))] : [])]),
     )) as number[];
-    const [allowed, remaining, reset, retryAfter] = reply.map(Number) as [number, number, number, number];
+    const [allowed, remaining, reset] = reply.map(Number) as [number, number, number];
     return {
       allowed: allowed === 1,
-      limit: limits.perMinute,
+      limit: perMinute,
       remaining: Math.max(0, remaining),
       resetSeconds: reset,
-      retryAfterSeconds: retryAfter,
+      retryAfterSeconds: reset,
     };
   }
 
-  private async withinDeadline(work: Promise<unknown>): Promise<unknown> {
-    const deadlineMs = this.options.deadlineMs ?? 1_000;
-    try {
-      return await pTimeout(work, {
-        milliseconds: deadlineMs,
-        // A function, so the error (and its stack) is built only when the deadline passes.
-        fallback: () => {
-          throw new Error(`no answer from Redis within ${deadlineMs} ms`);
-        },
-      });
-    } catch (err) {
-      throw new AppError('service_unavailable', 'Rate limiting is briefly unavailable. Retry shortly.', { cause: err });
-    }
+  private checkLocally(bucket: string, perMinute: number): RateLimitDecision {
+    const share = Math.floor(perMinute / (this.options.replicas ?? 1));
+    const taken = this.local.take(bucket, share, this.now());
+    return {
+      allowed: taken.allowed,
+      limit: share,
+      remaining: Math.max(0, share - taken.used),
+      resetSeconds: taken.resetSeconds,
+      retryAfterSeconds: taken.resetSeconds,
+    };
   }
 
-  private async run(keys: string[], args: string[]): Promise<unknown> {
-    this.sha ??= await this.redis.scriptLoad(SCRIPT);
+  private degrade(err: unknown): void {
+    // Every check in flight when Redis went away lands here; one line tells the story.
+    if (this.degraded) return;
+    this.degraded = true;
+    this.nextProbeAt = Date.now() + (this.options.probeIntervalMs ?? 500);
+    this.options.logger?.warn(
+      { err: err instanceof Error ? err.message : String(err), replicas: this.options.replicas ?? 1 },
+      'rate limit: Redis unavailable, each replica counts its share of every limit locally',
+    );
+  }
+
+  private probeIfDue(): void {
+    if (this.probing || !this.redis.isReady || Date.now() < this.nextProbeAt) return;
+    this.probing = true;
+    void this.recover()
+      .catch(() => {
+        this.nextProbeAt = Date.now() + (this.options.probeIntervalMs ?? 500);
+      })
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  private async recover(): Promise<void> {
+    await this.withinDeadline(this.redis.ping());
+    const clock = this.options.clock;
+    const { minute, counts } = this.local.counted(this.now());
+    await this.withinDeadline(
+      Promise.all(
+        counts.map(([bucket, count]) =>
+          this.run(
+            ADD_LOCAL_COUNT,
+            [`${this.prefix}rl:${bucket}`],
+            [String(count), String(minute), ...(clock ? [String(Math.floor(clock() / 1000))] : [])],
+          ),
+        ),
+      ),
+    );
+    // Counted from here on by Redis; a later outage starts this replica's share afresh.
+    this.local.clear();
+    this.degraded = false;
+    this.options.logger?.info({ buckets: counts.length }, 'rate limit: Redis is back, counting on Redis again');
+  }
+
+  private now(): number {
+    return this.options.clock?.() ?? Date.now();
+  }
+
+  private async withinDeadline<T>(work: Promise<T>): Promise<T> {
+    const deadlineMs = this.options.deadlineMs ?? 1_000;
+    return pTimeout(work, {
+      milliseconds: deadlineMs,
+      // A function, so the error (and its stack) is built only when the deadline passes.
+      fallback: () => {
+        throw new Error(`no answer from Redis within ${deadlineMs} ms`);
+      },
+    });
+  }
+
+  private async run(script: string, keys: string[], args: string[]): Promise<unknown> {
+    let sha = this.shas.get(script) ?? (await this.load(script));
     try {
-      return await this.redis.evalSha(this.sha, { keys, arguments: args });
+      return await this.redis.evalSha(sha, { keys, arguments: args });
     } catch (err) {
       // Redis restarted or flushed its script cache: load again once.
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      this.sha = await this.redis.scriptLoad(SCRIPT);
-      return this.redis.evalSha(this.sha, { keys, arguments: args });
+      sha = await this.load(script);
+      return this.redis.evalSha(sha, { keys, arguments: args });
     }
+  }
+
+  private async load(script: string): Promise<string> {
+    const sha = await this.redis.scriptLoad(script);
+    this.shas.set(script, sha);
+    return sha;
   }
 }
 
