@@ -145,6 +145,19 @@ describe('requests the HTTP parser refuses', () => {
     expect(res.headers['x-request-id']).toMatch(GATEWAY_REQUEST_ID);
   });
 
+  it('answers CONNECT in the envelope (the gateway is no tunnel)', async () => {
+    expectError(parseResponse(await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')), 400, 'invalid_request');
+  });
+
+  it('serves a request whose Expect is not 100-continue as if it had none', async () => {
+    const res = parseResponse(
+      await exchange(
+        `GET /v1/partner/me HTTP/1.1\r\nHost: x\r\nExpect: tea\r\nAuthorization: ${key.auth.Authorization}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    expect(res.status).toBe(200);
+  });
+
   it('still answers a well-formed request on the same server normally', async () => {
     const res = parseResponse(await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
     expect(res).toMatchObject({ status: 200, body: { status: 'ok' } });

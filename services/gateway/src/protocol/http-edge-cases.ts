@@ -55,7 +55,7 @@ const REASONS: Record<number, string> = {
 };
 
 /**
- * The two places where Node answers for the app unless told otherwise:
+ * The places where Node answers for the app unless told otherwise:
  * - `Expect: 100-continue` ('checkContinue'): the request goes to the app without `100 Continue`;
  *   the edge sends it (`continueIfAwaited`) only once the request is accepted. An answer given
  *   before that closes the connection, since the client may still send the body it announced.
@@ -63,12 +63,29 @@ const REASONS: Record<number, string> = {
  *   header syntax, headers too large, a bad request line): Node's own answer is an empty 400 or 431
  *   without a request id. The gateway writes the platform's envelope instead, while the socket can
  *   still take an answer.
+ * - an `Expect` other than 100-continue ('checkExpectation', Node's empty 417) and CONNECT
+ *   ('connect', a connection closed without an answer).
  */
 export function handleHttpEdgeCases(server: Server, app: RequestListener, logger: Logger): void {
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     awaitingContinue.add(req);
     res.setHeader('Connection', 'close');
     app(req, res);
+  });
+  // An expectation other than 100-continue: Node would answer an empty 417. RFC 9110 lets a server
+  // ignore it (10.1.1), and the proxy never forwards Expect, so the request is served as it is.
+  server.on('checkExpectation', app);
+  // CONNECT: without a listener Node closes the connection without a word. The gateway is no
+  // tunnel; it says so in the envelope.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawErrorResponse('invalid_request', 'CONNECT is not supported: this server is not a proxy.', newRequestId()), () =>
+      socket.destroy(),
+    );
   });
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     // A response of this connection already under way: nothing well-formed can follow it.
