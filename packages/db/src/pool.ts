@@ -7,6 +7,28 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Db = Kysely<Database>;
 
+/**
+ * How long a service waits on Postgres (docs/configuration.md). A service sets all three; tools
+ * (migrations, tests, benchmarks) leave them unset and wait as long as their work takes.
+ */
+export interface DbDeadlines {
+  /**
+   * Connecting a new connection, and waiting for a free one when the pool is full: node-postgres
+   * applies `connectionTimeoutMillis` to both ("timeout exceeded when trying to connect").
+   */
+  connectTimeoutMs: number;
+  /**
+   * `statement_timeout` (Postgres cancels the statement, 57014). A frozen server cancels nothing, so
+   * the client also gives up this long plus a second after sending (`query_timeout`).
+   */
+  statementTimeoutMs: number;
+  /** `idle_in_transaction_session_timeout`: a transaction left open and idle is ended by Postgres. */
+  idleInTransactionTimeoutMs: number;
+}
+
+/** The client also stops waiting this much after Postgres should have cancelled a statement itself. */
+const CLIENT_QUERY_MARGIN_MS = 1000;
+
 export interface DbOptions {
   url: string;
   max?: number;
@@ -18,17 +40,34 @@ export interface DbOptions {
   synchronousCommit?: boolean;
   /** Errors of idle connections (Postgres restarted, a connection killed); the pool replaces them. */
   onIdleError?: (err: Error) => void;
+  deadlines?: DbDeadlines;
 }
 
 export function createDb(options: DbOptions): Db {
+  const { deadlines } = options;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.max ?? 10,
     application_name: options.applicationName,
     idleTimeoutMillis: 30_000,
+    // A server that vanished without a reset (a host gone) is noticed by the kernel, not never.
+    keepAlive: true,
     ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
+    ...(deadlines
+      ? {
+          connectionTimeoutMillis: deadlines.connectTimeoutMs,
+          statement_timeout: deadlines.statementTimeoutMs,
+          idle_in_transaction_session_timeout: deadlines.idleInTransactionTimeoutMs,
+          query_timeout: deadlines.statementTimeoutMs + CLIENT_QUERY_MARGIN_MS,
+        }
+      : {}),
   });
   // Without a listener, an idle connection that dies (a Postgres restart) would crash the process.
   pool.on('error', (err) => options.onIdleError?.(err));
+  // A connection that dies while checked out between statements (a transaction ended by
+  // idle_in_transaction_session_timeout, a terminated backend) emits 'error' with no query to fail and
+  // no pool listener (the pool listens to idle connections only): unheard, it would crash the process.
+  // Its next statement fails instead ("not queryable", a 503) and the pool drops it when released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
