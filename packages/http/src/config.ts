@@ -33,6 +33,19 @@ export const ZCommonEnv = z.object({
    * (declared or counted while proxying) before it reaches a service, and every service before parsing.
    */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
+  /**
+   * Deadlines (docs/decisions.md, "Resilience"): nothing waits on a dependency forever. Connecting to
+   * Postgres, and waiting for a free pooled connection when all are busy...
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  /** ...one statement (Postgres cancels it; the client gives up a second later if Postgres is frozen)... */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** ...a transaction left idle (its locks are freed)... */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** ...one Redis command, queued while disconnected or sent (connecting too)... */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  /** ...and a whole request: unanswered by then, it is `503 service_unavailable` with Retry-After. */
+  REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(8000),
 });
 
 /** A service behind the gateway also verifies the gateway's internal JWT. */
@@ -49,6 +62,13 @@ export function commonConfig(env: z.infer<typeof ZCommonEnv>) {
     redisPrefix: env.REDIS_KEY_PREFIX,
     logLevel: env.LOG_LEVEL,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    dbDeadlines: {
+      connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    requestDeadlineMs: env.REQUEST_DEADLINE_MS,
   };
 }
 export type CommonConfig = ReturnType<typeof commonConfig>;

@@ -1,8 +1,9 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import { ZodError, type z } from 'zod';
 import { AppError, type TErrorBody } from '@partner/contracts';
 import { newRequestId } from './ids.js';
-import type { Logger } from './logger.js';
+import { classifyDependencyFault, describeFault, FaultLog } from './dependency-faults.js';
+import { silentLogger, type Logger } from './logger.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -41,6 +42,46 @@ export function sendError(res: express.Response, requestId: string, error: AppEr
   res.status(error.status).json(errorBody(error.code, error.message, requestId, error.param));
 }
 
+/** `REQUEST_DEADLINE_MS` unless configured. */
+export const DEFAULT_REQUEST_DEADLINE_MS = 8000;
+
+const DEADLINE_PASSED = 'deadlinePassed';
+
+/** Whether this response was the deadline's 503: the route's own answer, arriving later, goes nowhere. */
+export const deadlinePassed = (res: Response): boolean => res.locals[DEADLINE_PASSED] === true;
+
+/**
+ * Every request is answered within `ms`: a route still working by then (a dependency slower than its
+ * own timeouts add up to) gets `503 service_unavailable` with `Retry-After` in its stead. A response
+ * whose headers are out (an event stream, a file) is long-lived by design and left alone. A multipart
+ * upload's clock starts once its body has arrived: its length is the client's line, not our
+ * dependencies. The route keeps running after the 503 (nothing cancels it); its late answer is dropped.
+ */
+export function requestDeadline(options: { ms: number; faults: FaultLog }): RequestHandler {
+  return (req, res, next) => {
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      timer = setTimeout(() => {
+        if (res.headersSent || res.writableEnded) return;
+        res.locals[DEADLINE_PASSED] = true;
+        // The route's later writes fail on a finished response; they must not crash the process.
+        res.on('error', () => {});
+        options.faults.note('request:deadline', { method: req.method, path: req.path, deadlineMs: options.ms }, 'request deadline passed', req.log);
+        sendError(
+          res,
+          req.requestId,
+          new AppError('service_unavailable', 'The request could not be served in time. Retry shortly.', { headers: { 'Retry-After': '2' } }),
+        );
+      }, options.ms);
+      timer.unref();
+    };
+    res.once('close', () => clearTimeout(timer));
+    if (req.is('multipart/form-data')) req.once('end', arm);
+    else arm();
+    next();
+  };
+}
+
 /** Body-parser and friends throw http-errors with a `type`; map the ones a client can cause. */
 function fromHttpError(err: { type?: string; status?: number; message?: string }): AppError | null {
   switch (err.type) {
@@ -67,13 +108,40 @@ export function toAppError(err: unknown): AppError | null {
   return null;
 }
 
-/** One handler per service: AppError, zod errors, body-parser errors and the unexpected, all enveloped. */
-export function errorHandler(): ErrorRequestHandler {
+/**
+ * One handler per service: AppError, zod errors, body-parser errors, dependency faults and the
+ * unexpected, all enveloped. A dependency fault (Postgres or Redis refusing, resetting, timing out,
+ * full, read-only or shutting down; docs/decisions.md, "Resilience") is `503 service_unavailable` with
+ * `Retry-After`, logged once per burst of its kind through `faults`; anything else unknown is a bug:
+ * `500 internal_error`, logged with its stack.
+ */
+export function errorHandler(options: { logger?: Logger; faults?: FaultLog } = {}): ErrorRequestHandler {
+  let faults = options.faults ?? (options.logger ? new FaultLog(options.logger) : undefined);
   return (err, req, res, _next) => {
+    // Without a logger of its own, the first request's logger writes the interval summaries too.
+    faults ??= new FaultLog(req.log ?? silentLogger());
     const requestId = req.requestId ?? newRequestId();
+    // The request deadline answered already; this is the route's late answer (or its failure).
+    if (deadlinePassed(res)) {
+      req.log?.debug({ fault: describeFault(err) }, 'dropped an answer that came after the request deadline');
+      return;
+    }
     const known = toAppError(err);
+    const fault = known ? (known.status === 503 ? classifyDependencyFault(known.cause) : null) : classifyDependencyFault(err);
+    if (known?.status === 503 || fault) {
+      const kind = fault?.kind ?? `service_unavailable:${known!.message}`;
+      const where = { method: req.method, path: req.path };
+      faults.note(kind, { ...where, fault: describeFault(known?.cause ?? err) }, known ? known.message : 'dependency fault', req.log);
+      if (res.headersSent) return res.destroy();
+      const unavailable =
+        known ??
+        new AppError('service_unavailable', 'A service this request needs is briefly unavailable. Retry shortly.', { cause: err });
+      if (unavailable.headers['Retry-After'] === undefined) res.setHeader('Retry-After', String(fault?.retryAfterSeconds ?? 2));
+      return sendError(res, requestId, unavailable);
+    }
     if (known) {
       if (known.status >= 500) req.log?.error({ err, code: known.code }, 'request failed');
+      if (res.headersSent) return res.destroy();
       return sendError(res, requestId, known);
     }
     req.log?.error({ err }, 'unhandled error');

@@ -7,6 +7,7 @@ import {
   releaseIdempotencyKey,
   renewIdempotencyClaim,
 } from './idempotency.repository.js';
+import { deadlinePassed } from './http.js';
 import type { Logger } from './logger.js';
 import { keyPrincipal } from './internal-auth.js';
 import type { Db, IdempotencyRecordRow } from '@partner/db';
@@ -118,6 +119,8 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
     };
 
     for (const started = Date.now(); ; await sleep(WAIT.intervalMs)) {
+      // The request deadline has answered for us: stop asking.
+      if (res.headersSent) return;
       const result = await claimIdempotencyKey(db, claim);
       if (result.claimed) break;
       const { existing } = result;
@@ -141,6 +144,10 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
     }, RENEW_CLAIM_MS);
     res.once('close', () => {
       clearInterval(renewal);
+      // Answered by the request deadline while the route may still be running: releasing the claim now
+      // would let a retry run it a second time beside it. The claim lapses instead (a minute without
+      // renewal), by when the route's own statements have long timed out.
+      if (deadlinePassed(res)) return;
       const body = res.writableFinished && !res.locals[NOT_REPLAYABLE] ? captured() : null;
       const status = res.statusCode;
       const settle =

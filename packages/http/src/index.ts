@@ -1,5 +1,6 @@
 export * from './access-invalidations.js';
 export * from './config.js';
+export * from './dependency-faults.js';
 export * from './http.js';
 export * from './ids.js';
 export * from './idempotency.js';

@@ -3,8 +3,12 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 /**
- * Structured JSON logs written asynchronously (no synchronous write per request). Keys and tokens
- * never reach a log line: the redaction list covers every header and field that could carry one.
+ * Structured JSON logs, each line written to stdout as it is logged (a synchronous write): a line is
+ * in the terminal, file or pipe before the call returns, so a SIGKILL or a crash right after loses
+ * nothing. Services log no line per request, and faults are logged once per burst (`FaultLog`), so the
+ * writes are few; the buffered destination this replaces held rare error lines for minutes (issue 15,
+ * docs/decisions.md "Resilience"). Keys and tokens never reach a log line: the redaction list covers
+ * every header and field that could carry one.
  */
 export function createLogger(options: { service: string; level?: string }): Logger {
   return pino(
@@ -26,7 +30,7 @@ export function createLogger(options: { service: string; level?: string }): Logg
         censor: '[redacted]',
       },
     },
-    pino.destination({ sync: false, minLength: 4096 }),
+    pino.destination({ dest: 1, sync: true }),
   );
 }
 

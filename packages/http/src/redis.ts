@@ -12,13 +12,21 @@ export interface RedisConnectOptions {
    * and while disconnected it refuses commands at once instead of queueing them until a reconnect.
    */
   callerBoundsWaits?: boolean;
+  /**
+   * `REDIS_COMMAND_TIMEOUT_MS`: the longest any command waits, queued while disconnected or sent
+   * (node-redis's own default is 5 s), and the longest a connection attempt takes.
+   */
+  commandTimeoutMs?: number;
 }
 
 /** A connected client. Errors go to the caller's handler rather than crashing the process. */
 export async function connectRedis(url: string, onError: (err: Error) => void, options: RedisConnectOptions = {}): Promise<RedisClient> {
+  const socket = options.commandTimeoutMs === undefined ? {} : { socket: { connectTimeout: options.commandTimeoutMs } };
   const client: RedisClient = options.callerBoundsWaits
-    ? createClient({ url, commandOptions: { timeout: 0 }, disableOfflineQueue: true })
-    : createDefaultClient(url);
+    ? createClient({ url, ...socket, commandOptions: { timeout: 0 }, disableOfflineQueue: true })
+    : options.commandTimeoutMs === undefined
+      ? createDefaultClient(url)
+      : createClient({ url, ...socket, commandOptions: { timeout: options.commandTimeoutMs } });
   client.on('error', onError);
   await client.connect();
   return client;

@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import { errorHandler, jsonBody, notFoundHandler, requestContext } from './http.js';
+import { FaultLog } from './dependency-faults.js';
+import { DEFAULT_REQUEST_DEADLINE_MS, errorHandler, jsonBody, notFoundHandler, requestContext, requestDeadline } from './http.js';
 import { requireInternalToken } from './internal-auth.js';
 import type { Logger } from './logger.js';
 import type { Db } from '@partner/db';
@@ -19,11 +20,13 @@ export interface ServiceAppOptions {
   register: (router: Router) => void;
   /** `MAX_BODY_BYTES`, the gateway's limit too: a larger body is `413 payload_too_large`. */
   maxBodyBytes: number;
+  /** `REQUEST_DEADLINE_MS`: a request unanswered by then is `503 service_unavailable` (8 s unless set). */
+  requestDeadlineMs?: number;
 }
 
 /**
- * The frame of every service: request ids, a health check that needs nothing, the guard on everything
- * else, JSON bodies, the routes, and one error envelope.
+ * The frame of every service: request ids, a health check that needs nothing, a deadline on everything
+ * else, the guard, JSON bodies, the routes, and one error envelope (dependency faults as 503).
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -33,6 +36,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
   });
+  // One log of faults per app: the deadline's and the error handler's bursts are counted together.
+  const faults = new FaultLog(options.logger);
+  app.use(requestDeadline({ ms: options.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS, faults }));
   app.use(options.guard);
   app.use(jsonBody({ limit: options.maxBodyBytes }));
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
@@ -40,7 +46,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   options.register(router);
   app.use(router);
   app.use(notFoundHandler());
-  app.use(errorHandler());
+  app.use(errorHandler({ faults }));
   return app;
 }
 
@@ -57,6 +63,7 @@ export function createInternalServiceApp(options: {
   /** Seals the answers stored for Idempotency-Key retries (answers that carry secrets). */
   sealing?: SealingKeys;
   register: (router: Router) => void;
+  requestDeadlineMs?: number;
 }): Express {
   return createServiceApp({
     service: options.service,
@@ -66,5 +73,6 @@ export function createInternalServiceApp(options: {
     beforeRoutes: [idempotency(options.db, { sealing: options.sealing })],
     register: options.register,
     maxBodyBytes: options.maxBodyBytes,
+    requestDeadlineMs: options.requestDeadlineMs,
   });
 }

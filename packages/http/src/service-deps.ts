@@ -1,5 +1,6 @@
 import { createDb, type Db, type DbOptions } from '@partner/db';
 import { startIdempotencyPurge } from './idempotency.js';
+import { describeFault, FaultLog } from './dependency-faults.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectRedis, type RedisClient } from './redis.js';
 import type { CommonConfig } from './config.js';
@@ -8,10 +9,14 @@ export interface ServiceDeps {
   db: Db;
   redis: RedisClient;
   logger: Logger;
+  /** Background faults (a Redis client reconnecting, idle connections lost), logged once per burst. */
+  faults?: FaultLog;
   redisPrefix: string;
   now: () => Date;
   /** `MAX_BODY_BYTES`: larger bodies are refused with 413 before they are parsed. */
   maxBodyBytes: number;
+  /** `REQUEST_DEADLINE_MS`; the frame's default (8 s) when absent. */
+  requestDeadlineMs?: number;
 }
 
 /**
@@ -22,22 +27,43 @@ export async function createServiceDeps(
   service: string,
   config: CommonConfig,
   options: Pick<DbOptions, 'synchronousCommit'> & { purgesIdempotencyRecords: boolean },
-): Promise<{ deps: ServiceDeps; closeDeps: () => Promise<void> }> {
+): Promise<{ deps: ServiceDeps; faults: FaultLog; closeDeps: () => Promise<void> }> {
   const logger = createLogger({ service, level: config.logLevel });
+  const faults = new FaultLog(logger);
   const db = createDb({
     url: config.databaseUrl,
     applicationName: service,
     synchronousCommit: options.synchronousCommit,
-    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost'),
+    deadlines: config.dbDeadlines,
+    onIdleError: (err) => faults.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),
   });
-  const redis = await connectRedis(config.redisUrl, (err) => logger.error({ err }, 'redis error'));
+  const redis = await connectRedis(config.redisUrl, onRedisError(faults, 'redis'), { commandTimeoutMs: config.redisCommandTimeoutMs });
   const purge = options.purgesIdempotencyRecords ? startIdempotencyPurge(db, logger) : null;
   return {
-    deps: { db, redis, logger, redisPrefix: config.redisPrefix, now: () => new Date(), maxBodyBytes: config.maxBodyBytes },
+    faults,
+    deps: {
+      db,
+      redis,
+      logger,
+      faults,
+      redisPrefix: config.redisPrefix,
+      now: () => new Date(),
+      maxBodyBytes: config.maxBodyBytes,
+      requestDeadlineMs: config.requestDeadlineMs,
+    },
     closeDeps: async () => {
       purge?.stop();
       await Promise.all([db.destroy(), redis.quit()]);
+      faults.flush();
       logger.flush();
     },
   };
+}
+
+/**
+ * A Redis client's error handler: while Redis is away a client reports every reconnection attempt;
+ * one line per burst (`<name>:error`) says as much as hundreds.
+ */
+export function onRedisError(faults: FaultLog, name: string): (err: Error) => void {
+  return (err) => faults.note(`${name}:error`, { fault: describeFault(err) }, `${name} error`);
 }

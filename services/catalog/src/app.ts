@@ -16,6 +16,7 @@ export function createApp(deps: CatalogDeps): Express {
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
+    requestDeadlineMs: deps.requestDeadlineMs,
     register: (router) => {
       registerRestaurantRoutes(router, deps);
       registerItemRoutes(router, deps);

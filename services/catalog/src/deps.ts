@@ -5,6 +5,7 @@ import {
   connectRedis,
   createServiceDeps,
   menuInvalidations,
+  onRedisError,
   subscribeToInvalidations,
   type ServiceDeps,
 } from '@partner/http';
@@ -37,9 +38,11 @@ export const VIEW_TOKEN_LIFETIME_MS = 3600 * 1000;
 export async function createDeps(config: CatalogConfig): Promise<{ deps: CatalogDeps; closeDeps: () => Promise<void> }> {
   // The catalog writes only usage counters and idempotency records: commits need not wait for the disk
   // (a Postgres crash may forget the last fraction of a second of counts; docs/decisions.md).
-  const { deps, closeDeps } = await createServiceDeps('catalog', config, { synchronousCommit: false, purgesIdempotencyRecords: true });
+  const { deps, faults, closeDeps } = await createServiceDeps('catalog', config, { synchronousCommit: false, purgesIdempotencyRecords: true });
   const itemAccess = new ItemAccessCache(deps.db, { ttlMs: config.accessCacheTtlMs });
-  const subscriber = await connectRedis(config.redisUrl, (err) => deps.logger.error({ err }, 'redis subscriber error'));
+  const subscriber = await connectRedis(config.redisUrl, onRedisError(faults, 'redis subscriber'), {
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  });
   const menuPages = new MenuPageCache({ ttlMs: config.accessCacheTtlMs });
   await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
   await subscribeToInvalidations(subscriber, { channel: menuInvalidations, prefix: config.redisPrefix }, menuPages, deps.logger);

@@ -12,6 +12,7 @@ export function createApp(deps: ConciergeDeps): Express {
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
+    requestDeadlineMs: deps.requestDeadlineMs,
     register: (router) => registerConciergeRoutes(router, deps),
   });
 }

@@ -16,6 +16,7 @@ export function createApp(deps: ConsoleDeps): Express {
     service: 'console',
     logger: deps.logger,
     maxBodyBytes: deps.maxBodyBytes,
+    requestDeadlineMs: deps.requestDeadlineMs,
     guard: requireAdminToken(deps.adminToken),
     trustIncomingRequestId: false,
     register: (router) => {

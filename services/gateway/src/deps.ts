@@ -1,5 +1,5 @@
 import { InternalTokenSigner } from '@partner/auth';
-import { connectRedis, createLogger, keyInvalidations, subscribeToInvalidations } from '@partner/http';
+import { connectRedis, createLogger, describeFault, FaultLog, keyInvalidations, onRedisError, subscribeToInvalidations } from '@partner/http';
 import { createDb } from '@partner/db';
 import { KeyCache } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
@@ -20,16 +20,20 @@ export async function createDeps(
   const { clock } = options;
   const now = clock ?? (() => new Date());
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  // Background faults (Redis reconnecting, idle connections lost) are logged once per burst.
+  const faults = new FaultLog(logger);
   const db = createDb({
     url: config.databaseUrl,
     max: 10,
     applicationName: 'gateway',
-    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost'),
+    deadlines: config.dbDeadlines,
+    onIdleError: (err) => faults.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),
   });
-  const onRedisError = (err: Error) => logger.error({ err }, 'redis error');
   // One command per request: the rate limiter bounds its own waits.
-  const redis = await connectRedis(config.redisUrl, onRedisError, { callerBoundsWaits: true });
-  const subscriber = await connectRedis(config.redisUrl, onRedisError);
+  const redis = await connectRedis(config.redisUrl, onRedisError(faults, 'redis'), { callerBoundsWaits: true });
+  const subscriber = await connectRedis(config.redisUrl, onRedisError(faults, 'redis subscriber'), {
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  });
   const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
   await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);
   const proxy = new ServiceProxy(config.services, config.maxBodyBytes);
@@ -53,6 +57,7 @@ export async function createDeps(
     closeDeps: async () => {
       await proxy.close();
       await Promise.all([subscriber.quit(), redis.quit(), db.destroy()]);
+      faults.flush();
       logger.flush();
     },
   };

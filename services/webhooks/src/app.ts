@@ -14,6 +14,7 @@ export function createApp(deps: WebhooksDeps): Express {
     db: deps.db,
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
+    requestDeadlineMs: deps.requestDeadlineMs,
     sealing: deps.sealing,
     register: (router) => {
       registerEndpointRoutes(router, deps);
