@@ -74,23 +74,37 @@ export async function dispatcherKill(ctx: FaultContext): Promise<CaseReport> {
     }
     return counts;
   };
+  const pendingDeliveries = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('webhook_deliveries')
+          .select(db.fn.countAll<number>().as('count'))
+          .where('endpoint_id', '=', seeded.endpointId)
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow()
+      ).count,
+    );
+  // Every event received, and no attempt left pending: an attempt the killed dispatcher had leased is
+  // sent again once its lease ends, and only then would its duplicate show.
   let expected = await expectedIds();
-  let lastNewAt = restartedAt;
-  let seen = 0;
+  let pending = await pendingDeliveries();
   while (Date.now() - burstEndedAt < DELIVERY_WAIT_MS) {
     const counts = receipts();
-    const missing = [...expected].filter((id) => !counts.has(id)).length;
-    if (counts.size > seen) {
-      seen = counts.size;
-      lastNewAt = Date.now();
-    }
-    if (missing === 0) break;
-    await sleep(200);
+    if (pending === 0 && [...expected].every((id) => counts.has(id))) break;
+    await sleep(250);
     expected = await expectedIds();
+    pending = await pendingDeliveries();
   }
   const counts = receipts();
   const lost = [...expected].filter((id) => !counts.has(id));
   const duplicated = [...expected].reduce((sum, id) => sum + Math.max(0, (counts.get(id) ?? 0) - 1), 0);
+  const firstReceipt = new Map<string, number>();
+  for (const hit of receiver.received) {
+    const id = (JSON.parse(hit.body) as { id: string }).id;
+    if (!firstReceipt.has(id)) firstReceipt.set(id, hit.at);
+  }
+  const lastFirstReceipt = Math.max(...[...expected].map((id) => firstReceipt.get(id) ?? 0));
   const notes = [
     `${n(CREATES)} creates then ${n(CHANGES - CREATES)} price updates, ${WRITERS} console writers; the endpoint takes ${seeded.endpointEvents.join(', ')}.`,
     'A duplicate is an attempt that was in flight at the kill and sent again (at-least-once): same event id, new delivery id.',
@@ -115,7 +129,8 @@ export async function dispatcherKill(ctx: FaultContext): Promise<CaseReport> {
       { figure: 'events received (distinct)', value: n(expected.size - lost.length) },
       { figure: 'events lost', value: n(lost.length), target: '0', met: lost.length === 0 },
       { figure: 'events duplicated', value: n(duplicated) },
-      { figure: 'last new event received', value: `${ms(lastNewAt - restartedAt)} after the restart` },
+      { figure: 'last event received (first copy)', value: `${ms(lastFirstReceipt - restartedAt)} after the restart` },
+      { figure: 'deliveries still pending at the end', value: n(pending) },
       { figure: 'service log bytes written', value: n(stack.logBytes() - logBefore) },
     ],
     notes,
