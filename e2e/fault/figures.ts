@@ -33,7 +33,12 @@ export function servedDuring(samples: Sample[], from: number, to: number) {
   const during = samples.filter((s) => s.answeredAt >= from && s.answeredAt <= to);
   const allowed = during.filter((s) => s.status !== 429);
   const servedCount = count(allowed, isServed);
-  return { answered: during.length, allowed: allowed.length, served: servedCount, share: allowed.length ? servedCount / allowed.length : null };
+  return {
+    answered: during.length,
+    allowed: allowed.length,
+    served: servedCount,
+    share: allowed.length ? servedCount / allowed.length : null,
+  };
 }
 
 /**

@@ -34,7 +34,10 @@ const WATCHDOG_MS = 8 * 60_000;
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict');
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const outDir = join(repoRoot, '.data', 'fault');
 

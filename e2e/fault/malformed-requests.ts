@@ -12,23 +12,32 @@ const CRLF = '\r\n';
  * the fault is elsewhere, so the gateway gets as far as it would for a real partner, and asks for the
  * connection to be closed after the answer.
  */
-export function malformedRequests(options: { port: number; secretKey: string; restaurantId: string; endpointId: string }): MalformedRequest[] {
+export function malformedRequests(options: {
+  port: number;
+  secretKey: string;
+  restaurantId: string;
+  endpointId: string;
+}): MalformedRequest[] {
   const host = `Host: 127.0.0.1:${options.port}`;
   const auth = `Authorization: Bearer ${options.secretKey}`;
   const raw = (text: string) => Buffer.from(text, 'latin1');
-  const message = (line: string, headers: string[], body = '') => raw(`${line}${CRLF}${[...headers, 'Connection: close'].join(CRLF)}${CRLF}${CRLF}${body}`);
+  const message = (line: string, headers: string[], body = '') =>
+    raw(`${line}${CRLF}${[...headers, 'Connection: close'].join(CRLF)}${CRLF}${CRLF}${body}`);
   const get = (target: string, headers: string[] = []) => message(`GET ${target} HTTP/1.1`, [host, auth, ...headers]);
   const post = (contentType: string | null, body: string, path = '/v1/partner/webhook-endpoints') =>
-    message(`POST ${path} HTTP/1.1`, [
-      host,
-      auth,
-      ...(contentType ? [`Content-Type: ${contentType}`] : []),
-      `Content-Length: ${Buffer.byteLength(body, 'latin1')}`,
-    ], body);
+    message(
+      `POST ${path} HTTP/1.1`,
+      [host, auth, ...(contentType ? [`Content-Type: ${contentType}`] : []), `Content-Length: ${Buffer.byteLength(body, 'latin1')}`],
+      body,
+    );
   // A body that, if a server parsed it regardless, still creates nothing (the URL is not one).
   const harmless = JSON.stringify({ url: 'not a url', enabledEvents: ['*'] });
   const declared = (length: string, extra: string[] = []) =>
-    message('POST /v1/partner/webhook-endpoints HTTP/1.1', [host, auth, 'Content-Type: application/json', `Content-Length: ${length}`, ...extra], '{"url":');
+    message(
+      'POST /v1/partner/webhook-endpoints HTTP/1.1',
+      [host, auth, 'Content-Type: application/json', `Content-Length: ${length}`, ...extra],
+      '{"url":',
+    );
 
   const list: [string, string, Buffer][] = [
     ['unknown method', 'FOO', message('FOO /v1/partner/me HTTP/1.1', [host, auth])],
@@ -46,7 +55,14 @@ export function malformedRequests(options: { port: number; secretKey: string; re
     ['malformed header syntax', 'bare LF line ends', raw(`GET /v1/partner/me HTTP/1.1\n${host}\n${auth}\nConnection: close\n\n`)],
 
     ['oversized headers', 'one 20 KiB header', get('/v1/partner/me', [`X-Big: ${'a'.repeat(20 * 1024)}`])],
-    ['oversized headers', '400 headers', get('/v1/partner/me', Array.from({ length: 400 }, (_, i) => `X-Many-${i}: ${'b'.repeat(50)}`))],
+    [
+      'oversized headers',
+      '400 headers',
+      get(
+        '/v1/partner/me',
+        Array.from({ length: 400 }, (_, i) => `X-Many-${i}: ${'b'.repeat(50)}`),
+      ),
+    ],
     ['oversized headers', '64 KiB cookie', get('/v1/partner/me', [`Cookie: c=${'c'.repeat(64 * 1024)}`])],
     ['oversized headers', '20 KiB URL', get(`/v1/partner/items/${'d'.repeat(20 * 1024)}`)],
 
@@ -65,7 +81,11 @@ export function malformedRequests(options: { port: number; secretKey: string; re
     ['invalid JSON body', 'unterminated', post('application/json', '{"url":"https://a.example"')],
     ['invalid JSON body', 'trailing brace', post('application/json', '{"url":"x"}}')],
     ['invalid JSON body', 'invalid UTF-8', post('application/json', '{"url":"\xff\xfe"}')],
-    ['invalid JSON body', 'PATCH, truncated', post('application/json', '{"description":', `/v1/partner/webhook-endpoints/${options.endpointId}`)],
+    [
+      'invalid JSON body',
+      'PATCH, truncated',
+      post('application/json', '{"description":', `/v1/partner/webhook-endpoints/${options.endpointId}`),
+    ],
 
     ['wrong content type', 'text/plain', post('text/plain', harmless)],
     ['wrong content type', 'form encoded', post('application/x-www-form-urlencoded', 'url=not+a+url')],
@@ -89,9 +109,33 @@ export function malformedRequests(options: { port: number; secretKey: string; re
     ['invalid percent-encoding', 'raw bytes', get('/v1/partner/%ff%fe')],
     ['invalid percent-encoding', 'NUL', get('/v1/partner/items/%00')],
 
-    ['bad chunked body', 'non-hex size', message('POST /v1/partner/webhook-endpoints HTTP/1.1', [host, auth, 'Content-Type: application/json', 'Transfer-Encoding: chunked'], `zz${CRLF}abc${CRLF}0${CRLF}${CRLF}`)],
-    ['bad chunked body', 'unknown coding', message('POST /v1/partner/webhook-endpoints HTTP/1.1', [host, auth, 'Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'], `1${CRLF}{${CRLF}0${CRLF}${CRLF}`)],
-    ['bad chunked body', 'chunked not last', message('POST /v1/partner/webhook-endpoints HTTP/1.1', [host, auth, 'Content-Type: application/json', 'Transfer-Encoding: chunked, identity'], `1${CRLF}{${CRLF}0${CRLF}${CRLF}`)],
+    [
+      'bad chunked body',
+      'non-hex size',
+      message(
+        'POST /v1/partner/webhook-endpoints HTTP/1.1',
+        [host, auth, 'Content-Type: application/json', 'Transfer-Encoding: chunked'],
+        `zz${CRLF}abc${CRLF}0${CRLF}${CRLF}`,
+      ),
+    ],
+    [
+      'bad chunked body',
+      'unknown coding',
+      message(
+        'POST /v1/partner/webhook-endpoints HTTP/1.1',
+        [host, auth, 'Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'],
+        `1${CRLF}{${CRLF}0${CRLF}${CRLF}`,
+      ),
+    ],
+    [
+      'bad chunked body',
+      'chunked not last',
+      message(
+        'POST /v1/partner/webhook-endpoints HTTP/1.1',
+        [host, auth, 'Content-Type: application/json', 'Transfer-Encoding: chunked, identity'],
+        `1${CRLF}{${CRLF}0${CRLF}${CRLF}`,
+      ),
+    ],
   ];
   return list.map(([category, name, bytes]) => ({ category, name, bytes }));
 }

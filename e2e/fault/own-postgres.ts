@@ -35,7 +35,8 @@ function binDir(): string {
 
 /** initdb and postgres refuse to run as root: as root, they run as the `postgres` OS user. */
 const asRoot = process.getuid?.() === 0;
-const command = (bin: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]);
+const command = (bin: string, args: string[]): [string, string[]] =>
+  asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
 
 /** Direct children of a process, from /proc (Linux). */
 function childrenOf(pid: number): number[] {
@@ -85,6 +86,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     '-c max_connections=200',
   ].join(' ');
   let frozen: number[] = [];
+  let destroyed = false;
   const postmasterPid = (): number | null => {
     try {
       return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -95,7 +97,10 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 
   const own: OwnPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start: () => pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'postgres.log'), '-o', serverOptions]),
+    start: () =>
+      destroyed
+        ? Promise.reject(new Error('the own Postgres was destroyed'))
+        : pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'postgres.log'), '-o', serverOptions]),
     stop: (mode) => pg('pg_ctl', ['stop', '-w', '-t', '60', '-D', data, '-m', mode]),
     freeze() {
       const pid = postmasterPid();
@@ -110,6 +115,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       frozen = [];
     },
     async destroy() {
+      destroyed = true;
       own.thaw();
       const pid = postmasterPid();
       await own.stop('immediate').catch(() => undefined);

@@ -34,10 +34,12 @@ function pings(port: number): Promise<boolean> {
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  let destroyed = false;
 
   const own: OwnRedis = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
+      if (destroyed) throw new Error('the own Redis was destroyed');
       const server = spawn(
         process.env.REDIS_SERVER_PATH ?? 'redis-server',
         ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -59,7 +61,10 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       server.kill('SIGKILL');
       await exited;
     },
-    destroy: () => own.kill(),
+    destroy() {
+      destroyed = true;
+      return own.kill();
+    },
   };
   await own.start();
   return own;

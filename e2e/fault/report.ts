@@ -49,7 +49,9 @@ export function renderSummary(reports: CaseReport[]): string {
   for (const report of reports) {
     const targeted = report.rows.filter((row) => row.met !== undefined);
     const missed = targeted.filter((row) => !row.met);
-    lines.push(`| ${report.title} | ${targeted.length - missed.length} of ${targeted.length} | ${missed.map((row) => row.figure).join('; ') || '—'} |`);
+    lines.push(
+      `| ${report.title} | ${targeted.length - missed.length} of ${targeted.length} | ${missed.map((row) => row.figure).join('; ') || '—'} |`,
+    );
   }
   return lines.join('\n');
 }

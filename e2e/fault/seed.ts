@@ -29,7 +29,14 @@ export async function seed(stack: Stack, receiverUrl: string, itemCount = 20): P
   // The load makes tens of thousands of requests: neither the monthly quota nor the key's rate is what is tested.
   await client.updateRestaurant(restaurant.id, { monthlyQuota: 1_000_000_000 });
   const createKey = (name: string) =>
-    client.createKey({ restaurantId: restaurant.id, type: 'secret', environment: 'live', name, scopes: [...SCOPES], rateLimitPerMin: 100_000 });
+    client.createKey({
+      restaurantId: restaurant.id,
+      type: 'secret',
+      environment: 'live',
+      name,
+      scopes: [...SCOPES],
+      rateLimitPerMin: 100_000,
+    });
   const key = await createKey('Fault suite');
   const loadKeys = await Promise.all([1, 2, 3, 4].map((i) => createKey(`Fault suite load ${i}`)));
   const res = await fetch(`${stack.gatewayUrl}/v1/partner/webhook-endpoints`, {

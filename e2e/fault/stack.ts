@@ -52,7 +52,10 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
   await migrator.destroy();
   if (migration.error) throw new Error('migrating the fault database failed', { cause: migration.error });
 
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (name) => [name, await freePort()] as const))) as Record<ServiceName, number>;
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (name) => [name, await freePort()] as const))) as Record<
+    ServiceName,
+    number
+  >;
   const local = (name: ServiceName) => `http://127.0.0.1:${ports[name]}`;
   const { publicKey, privateKey } = generateInternalKeyPair();
   const secret = () => randomBytes(32).toString('hex');
@@ -94,7 +97,10 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
   const logPath = (name: ServiceName) => join(options.logDir, `${name}.log`);
 
   const children = new Map<ServiceName, ChildProcess>();
+  // Once stopped (cleanup, maybe on Ctrl-C while a case runs), nothing starts again behind the cleanup's back.
+  let stopped = false;
   const spawnService = (name: ServiceName) => {
+    if (stopped) throw new Error('the stack is stopped');
     // The child writes its log file itself: nothing of the runner sits between a service and its log.
     const log = openSync(logPath(name), 'a');
     const child = spawn(process.execPath, [mainOf(name)], { env, stdio: ['ignore', log, log] });
@@ -142,6 +148,7 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
       }, 0);
     },
     async stop() {
+      stopped = true;
       await Promise.all(SERVICES.map((name) => kill(name, 'SIGKILL')));
     },
   };

@@ -27,7 +27,15 @@ export async function dispatcherKill(ctx: FaultContext): Promise<CaseReport> {
       const i = next++;
       try {
         if (i < CREATES) {
-          created.push((await seeded.console.createItem(seeded.restaurantId, { name: `Burst dish ${i}`, priceCents: 500 + i, sectionId: seeded.sectionId })).id);
+          created.push(
+            (
+              await seeded.console.createItem(seeded.restaurantId, {
+                name: `Burst dish ${i}`,
+                priceCents: 500 + i,
+                sectionId: seeded.sectionId,
+              })
+            ).id,
+          );
         } else {
           const pool = created.length ? created : seeded.itemIds;
           await seeded.console.updateItem(pool[i % pool.length]!, { priceCents: 2000 + i });
@@ -42,7 +50,11 @@ export async function dispatcherKill(ctx: FaultContext): Promise<CaseReport> {
   const burstStartedAt = Date.now();
   const burst = Promise.all(Array.from({ length: WRITERS }, writer));
 
-  while (receiver.received.length - receivedBefore < KILL_AFTER_DELIVERIES && committed < CHANGES / 2 && Date.now() - burstStartedAt < 30_000) {
+  while (
+    receiver.received.length - receivedBefore < KILL_AFTER_DELIVERIES &&
+    committed < CHANGES / 2 &&
+    Date.now() - burstStartedAt < 30_000
+  ) {
     await sleep(5);
   }
   await stack.kill('webhooks', 'SIGKILL');
@@ -116,7 +128,9 @@ export async function dispatcherKill(ctx: FaultContext): Promise<CaseReport> {
       .where('event_id', 'in', lost.slice(0, 500))
       .groupBy('status')
       .execute();
-    notes.push(`Deliveries of the lost events: ${statuses.map((row) => `${row.status} ${row.count}`).join(', ') || 'none written'}; first lost: ${lost.slice(0, 3).join(', ')}.`);
+    notes.push(
+      `Deliveries of the lost events: ${statuses.map((row) => `${row.status} ${row.count}`).join(', ') || 'none written'}; first lost: ${lost.slice(0, 3).join(', ')}.`,
+    );
   }
   return {
     title: `1. Dispatcher SIGKILLed during a burst of ${n(CHANGES)} item changes, webhooks service restarted`,

@@ -8,7 +8,8 @@ const ANSWER_TIMEOUT_MS = 3000;
 
 /** How an answer that is not the envelope looked: "400 empty body", "closed without an answer", ... */
 function describe(answer: RawAnswer): string {
-  if (answer.status === null) return answer.outcome === 'timeout' ? `no answer in ${ANSWER_TIMEOUT_MS / 1000} s` : 'closed without an answer';
+  if (answer.status === null)
+    return answer.outcome === 'timeout' ? `no answer in ${ANSWER_TIMEOUT_MS / 1000} s` : 'closed without an answer';
   if (answer.status === 0) return 'not HTTP';
   return `${answer.status} ${answer.body.length ? 'non-envelope body' : 'empty body'}`;
 }
@@ -31,7 +32,9 @@ export async function malformed(ctx: FaultContext): Promise<CaseReport> {
     restaurantId: ctx.seeded.restaurantId,
     endpointId: ctx.seeded.endpointId,
   });
-  const byVariant = new Map<string, Tally>(corpus.map((r) => [`${r.category} / ${r.name}`, { category: r.category, sent: 0, enveloped: 0, accepted: 0, others: new Map() }]));
+  const byVariant = new Map<string, Tally>(
+    corpus.map((r) => [`${r.category} / ${r.name}`, { category: r.category, sent: 0, enveloped: 0, accepted: 0, others: new Map() }]),
+  );
   const startedAt = Date.now();
   let next = 0;
   const worker = async () => {
@@ -50,7 +53,13 @@ export async function malformed(ctx: FaultContext): Promise<CaseReport> {
 
   const categories = new Map<string, Tally>();
   for (const tally of byVariant.values()) {
-    const sum = categories.get(tally.category) ?? { category: tally.category, sent: 0, enveloped: 0, accepted: 0, others: new Map<string, number>() };
+    const sum = categories.get(tally.category) ?? {
+      category: tally.category,
+      sent: 0,
+      enveloped: 0,
+      accepted: 0,
+      others: new Map<string, number>(),
+    };
     sum.sent += tally.sent;
     sum.enveloped += tally.enveloped;
     sum.accepted += tally.accepted;
@@ -80,8 +89,9 @@ export async function malformed(ctx: FaultContext): Promise<CaseReport> {
     rows,
     notes: [
       `${corpus.length} kinds of request in ${categories.size} categories, sent in turn over ${SOCKETS} connections at a time; "served" is a lenient parse answered 2xx/3xx (no error to envelope).`,
-      ...failing.map(([name, t]) =>
-        `${name}: ${[...(t.accepted ? [`served ×${n(t.accepted)}`] : []), ...[...t.others].map(([kind, c]) => `${kind} ×${n(c)}`)].join(', ')}`,
+      ...failing.map(
+        ([name, t]) =>
+          `${name}: ${[...(t.accepted ? [`served ×${n(t.accepted)}`] : []), ...[...t.others].map(([kind, c]) => `${kind} ×${n(c)}`)].join(', ')}`,
       ),
     ],
   };
