@@ -31,3 +31,17 @@ export async function connectRedis(url: string, onError: (err: Error) => void, o
   await client.connect();
   return client;
 }
+
+/**
+ * Closes a client, letting its pending commands finish for at most `withinMs`. `quit()` alone waits for
+ * a reconnect that a Redis which is down never grants, and held a SIGTERM'd process open without end.
+ */
+export async function closeRedis(client: RedisClient, withinMs = 1_000): Promise<void> {
+  if (!client.isOpen) return;
+  if (!client.isReady) return client.destroy();
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<'gave up'>((resolve) => (timer = setTimeout(() => resolve('gave up'), withinMs)));
+  const outcome = await Promise.race([client.close().catch(() => 'gave up' as const), gaveUp]);
+  clearTimeout(timer);
+  if (outcome === 'gave up' && client.isOpen) client.destroy();
+}

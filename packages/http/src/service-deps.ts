@@ -2,7 +2,7 @@ import { createDb, type Db, type DbOptions } from '@partner/db';
 import { startIdempotencyPurge } from './idempotency.js';
 import { describeFault, FaultLog } from './dependency-faults.js';
 import { createLogger, type Logger } from './logger.js';
-import { connectRedis, type RedisClient } from './redis.js';
+import { closeRedis, connectRedis, type RedisClient } from './redis.js';
 import type { CommonConfig } from './config.js';
 
 export interface ServiceDeps {
@@ -53,7 +53,7 @@ export async function createServiceDeps(
     },
     closeDeps: async () => {
       purge?.stop();
-      await Promise.all([db.destroy(), redis.quit()]);
+      await Promise.all([db.destroy(), closeRedis(redis)]);
       faults.flush();
       logger.flush();
     },

@@ -2,6 +2,7 @@ import { AssetSigner, LocalDirectoryStorage, type AssetStorage } from '@partner/
 import { UsageMeter } from '@partner/entitlements';
 import {
   accessInvalidations,
+  closeRedis,
   connectRedis,
   createServiceDeps,
   menuInvalidations,
@@ -38,7 +39,10 @@ export const VIEW_TOKEN_LIFETIME_MS = 3600 * 1000;
 export async function createDeps(config: CatalogConfig): Promise<{ deps: CatalogDeps; closeDeps: () => Promise<void> }> {
   // The catalog writes only usage counters and idempotency records: commits need not wait for the disk
   // (a Postgres crash may forget the last fraction of a second of counts; docs/decisions.md).
-  const { deps, faults, closeDeps } = await createServiceDeps('catalog', config, { synchronousCommit: false, purgesIdempotencyRecords: true });
+  const { deps, faults, closeDeps } = await createServiceDeps('catalog', config, {
+    synchronousCommit: false,
+    purgesIdempotencyRecords: true,
+  });
   const itemAccess = new ItemAccessCache(deps.db, { ttlMs: config.accessCacheTtlMs });
   const subscriber = await connectRedis(config.redisUrl, onRedisError(faults, 'redis subscriber'), {
     commandTimeoutMs: config.redisCommandTimeoutMs,
@@ -62,7 +66,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       menuPageKeyEnvironment: config.menuPageKeyEnvironment,
     },
     closeDeps: async () => {
-      await subscriber.quit();
+      await closeRedis(subscriber);
       await closeDeps();
     },
   };

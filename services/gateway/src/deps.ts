@@ -1,5 +1,14 @@
 import { InternalTokenSigner } from '@partner/auth';
-import { connectRedis, createLogger, describeFault, FaultLog, keyInvalidations, onRedisError, subscribeToInvalidations } from '@partner/http';
+import {
+  closeRedis,
+  connectRedis,
+  createLogger,
+  describeFault,
+  FaultLog,
+  keyInvalidations,
+  onRedisError,
+  subscribeToInvalidations,
+} from '@partner/http';
 import { createDb } from '@partner/db';
 import { KeyCache } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
@@ -8,6 +17,9 @@ import { embedScriptsDir } from './embed-scripts.js';
 import { ServiceProxy } from './proxy/proxy.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { TestTrafficCaps } from './rate-limit/test-traffic.js';
+
+/** A service answers 503 at its own REQUEST_DEADLINE_MS; the gateway waits this much longer before it does. */
+const UPSTREAM_GRACE_MS = 1_000;
 
 /**
  * `clock` is for tests: it decides key expiry and the rate limit's windows, which otherwise follow
@@ -36,11 +48,15 @@ export async function createDeps(
   });
   const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
   await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);
-  const proxy = new ServiceProxy(config.services, config.maxBodyBytes);
+  const proxy = new ServiceProxy(config.services, config.maxBodyBytes, config.requestDeadlineMs + UPSTREAM_GRACE_MS);
   const deps: GatewayDeps = {
     logger,
     keyCache,
-    rateLimiter: new RateLimiter(redis, config.redisPrefix, { clock: clock && (() => clock().getTime()), replicas: config.replicas, logger }),
+    rateLimiter: new RateLimiter(redis, config.redisPrefix, {
+      clock: clock && (() => clock().getTime()),
+      replicas: config.replicas,
+      logger,
+    }),
     testTraffic: new TestTrafficCaps(db, now, logger),
     proxy,
     tokens: new InternalTokenSigner(config.jwtPrivateKey),
@@ -56,7 +72,7 @@ export async function createDeps(
     deps,
     closeDeps: async () => {
       await proxy.close();
-      await Promise.all([subscriber.quit(), redis.quit(), db.destroy()]);
+      await Promise.all([closeRedis(subscriber), closeRedis(redis), db.destroy()]);
       faults.flush();
       logger.flush();
     },

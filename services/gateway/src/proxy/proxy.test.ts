@@ -19,8 +19,8 @@ async function upstream(handler: (req: IncomingMessage, res: ServerResponse) => 
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function gatewayTo(origin: string, maxBodyBytes = 1024 * 1024): Promise<RunningServer> {
-  const proxy = new ServiceProxy({ catalog: origin, webhooks: origin, concierge: origin }, maxBodyBytes);
+async function gatewayTo(origin: string, maxBodyBytes = 1024 * 1024, upstreamTimeoutMs = 10_000): Promise<RunningServer> {
+  const proxy = new ServiceProxy({ catalog: origin, webhooks: origin, concierge: origin }, maxBodyBytes, upstreamTimeoutMs);
   const app = express();
   app.use(requestContext(silentLogger(), { trustIncomingId: false }));
   app.use((req, res) => proxy.forward('concierge', req, res, { 'x-internal-token': 'token-for-test' }));
@@ -181,6 +181,17 @@ describe('ServiceProxy', () => {
     } finally {
       process.off('uncaughtException', onError);
     }
+  });
+
+  it('answers 503 service_unavailable with Retry-After once a service that never answers has had its time', async () => {
+    const origin = await upstream(() => {}); // takes the request, never answers (a frozen process)
+    const gateway = await gatewayTo(origin, 1024, 300);
+    const started = Date.now();
+    const res = await fetch(`http://127.0.0.1:${gateway.port}/anything`);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
   });
 
   it('answers 503 service_unavailable when the service cannot be reached', async () => {

@@ -68,15 +68,21 @@ function countedBody(req: Request, maxBytes: number): Readable {
 export class ServiceProxy {
   private readonly pools: Record<ServiceName, Pool>;
 
+  /**
+   * `upstreamTimeoutMs`: how long a service may take to start its answer. Services answer 503 at their
+   * own request deadline; this is a little longer, for a service that cannot answer at all (frozen,
+   * partitioned): the client then gets 503 with Retry-After instead of waiting without end.
+   */
   constructor(
     origins: Record<ServiceName, string>,
     private readonly maxBodyBytes: number,
+    upstreamTimeoutMs: number,
   ) {
     const pool = (origin: string) =>
       new Pool(origin, {
         connections: 128,
         keepAliveTimeout: 30_000,
-        headersTimeout: 30_000,
+        headersTimeout: upstreamTimeoutMs,
         // Streams (SSE) may idle between events; services send heartbeats well inside this.
         bodyTimeout: 120_000,
       });
