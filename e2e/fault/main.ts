@@ -92,7 +92,12 @@ try {
 
   for (const [id, run] of CASES) {
     if (only && !only.includes(id)) continue;
-    // A case starts from a stack that answers: the one before may have left it recovering.
+    // A case starts from a stack that answers: the one before may have left it recovering, or a
+    // service dead (started again here, and said so in the case's notes).
+    const revived = await stack.reviveExited().catch((err: unknown) => {
+      console.error('a service that exited could not be started again:', err);
+      return [];
+    });
     const healthyBy = Date.now() + 30_000;
     while (!(await stack.healthy()) && Date.now() < healthyBy) await sleep(250);
     const caseStartedAt = Date.now();
@@ -106,6 +111,14 @@ try {
         notes: [],
       };
     }
+    const exits = stack.unexpectedExits.filter((exit) => exit.at >= caseStartedAt);
+    report.rows.push({
+      figure: 'service processes that exited by themselves',
+      value: exits.map((exit) => `${exit.name} (${exit.signal ?? `code ${exit.code}`})`).join(', ') || 'none',
+      target: 'none',
+      met: exits.length === 0,
+    });
+    if (revived.length) report.notes.push(`Started again before this case, after exiting in the one before: ${revived.join(', ')}.`);
     report.notes.push(`The case took ${((Date.now() - caseStartedAt) / 1000).toFixed(1)} s.`);
     reports.push(report);
     printed.push('', renderCase(report));

@@ -25,6 +25,10 @@ export interface Stack {
   kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   /** Starts a service again (same port, same environment) and waits for its health check. */
   restart(name: ServiceName): Promise<void>;
+  /** Services that exited without being told to (a crash), in order; each entry once. */
+  unexpectedExits: { name: ServiceName; code: number | null; signal: string | null; at: number }[];
+  /** Starts again every service whose process ended by itself; returns their names. */
+  reviveExited(): Promise<ServiceName[]>;
   /** Whether every service answers /healthz 200 right now. */
   healthy(): Promise<boolean>;
   /** Bytes the services have written to their logs so far. */
@@ -97,6 +101,8 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
   const logPath = (name: ServiceName) => join(options.logDir, `${name}.log`);
 
   const children = new Map<ServiceName, ChildProcess>();
+  const told = new WeakSet<ChildProcess>();
+  const unexpectedExits: Stack['unexpectedExits'] = [];
   // Once stopped (cleanup, maybe on Ctrl-C while a case runs), nothing starts again behind the cleanup's back.
   let stopped = false;
   const spawnService = (name: ServiceName) => {
@@ -105,6 +111,9 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
     const log = openSync(logPath(name), 'a');
     const child = spawn(process.execPath, [mainOf(name)], { env, stdio: ['ignore', log, log] });
     closeSync(log);
+    child.once('exit', (code, signal) => {
+      if (!told.has(child) && !stopped) unexpectedExits.push({ name, code, signal, at: Date.now() });
+    });
     children.set(name, child);
     return child;
   };
@@ -112,6 +121,7 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
     const child = children.get(name);
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    told.add(child);
     child.kill(signal);
     await exited;
   };
@@ -126,6 +136,15 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
     async restart(name) {
       await kill(name);
       await waitForHealth(name, ports[name], spawnService(name));
+    },
+    unexpectedExits,
+    async reviveExited() {
+      const dead = SERVICES.filter((name) => {
+        const child = children.get(name);
+        return child !== undefined && (child.exitCode !== null || child.signalCode !== null);
+      });
+      for (const name of dead) await stack.restart(name);
+      return dead;
     },
     async healthy() {
       const answers = await Promise.all(
