@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@partner/db';
+import { startOwnRedisServer } from '@partner/testing';
 import { startReceiver } from '../src/webhook-receiver.ts';
 import { type FaultContext } from './cases/context.ts';
 import { dispatcherKill } from './cases/dispatcher-kill.ts';
@@ -17,7 +18,6 @@ import { postgresStop } from './cases/postgres-stop.ts';
 import { redisKill } from './cases/redis-kill.ts';
 import { Cleanup, sleep } from './cleanup.ts';
 import { startOwnPostgres } from './own-postgres.ts';
-import { startOwnRedis } from './own-redis.ts';
 import { type CaseReport, missedTargets, renderCase, renderSummary, requestDeadlineMs } from './report.ts';
 import { seed } from './seed.ts';
 import { startStack } from './stack.ts';
@@ -75,8 +75,8 @@ try {
   cleanup.add('delete the work directory', () => rmSync(workDir, { recursive: true, force: true }));
   const postgres = await startOwnPostgres();
   cleanup.add('stop and delete the own Postgres', () => postgres.destroy());
-  const redis = await startOwnRedis();
-  cleanup.add('kill the own Redis', () => redis.destroy());
+  const redis = await startOwnRedisServer();
+  cleanup.add('kill the own Redis', () => redis.stop());
   // Logs stay after the run (git-ignored), for reading what the services said during each fault.
   const logDir = join(outDir, 'logs');
   rmSync(logDir, { recursive: true, force: true });

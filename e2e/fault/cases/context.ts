@@ -3,7 +3,7 @@ import { sleep } from '../cleanup.ts';
 import { recoveryMs } from '../figures.ts';
 import { type Sample, startLoad } from '../load.ts';
 import type { OwnPostgres } from '../own-postgres.ts';
-import type { OwnRedis } from '../own-redis.ts';
+import type { OwnRedisServer } from '@partner/testing';
 import { requestDeadlineMs } from '../report.ts';
 import type { Seeded } from '../seed.ts';
 import type { Stack } from '../stack.ts';
@@ -14,7 +14,7 @@ export interface FaultContext {
   stack: Stack;
   seeded: Seeded;
   postgres: OwnPostgres;
-  redis: OwnRedis;
+  redis: OwnRedisServer;
   receiver: Awaited<ReturnType<typeof startReceiver>>;
   /** The run's own handle on its database, for reading what the services wrote (the outbox). */
   db: Db;

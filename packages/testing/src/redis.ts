@@ -20,40 +20,62 @@ export function useRedisPrefix(): { prefix: string; cleanup(): Promise<void> } {
 
 export interface OwnRedisServer {
   url: string;
+  /** SIGKILL: the server and everything it held are gone at once, as in a crash; connections reset. */
+  kill(): Promise<void>;
+  /** A fresh, empty server on the same port, so clients configured with `url` reconnect to it. */
+  start(): Promise<void>;
+  /** Ends the server for good: `start` refuses afterwards (a cleanup is never undone by a late restart). */
   stop(): Promise<void>;
 }
 
 /**
- * A `redis-server` of this test's own, for tests that pause, kill clients of or flush Redis: doing
- * that to the shared server would stall or wipe every other test running beside it.
+ * A `redis-server` of this test's own, for tests that pause, kill clients of, flush, kill or restart
+ * Redis: doing that to the shared server would stall or wipe every other test running beside it. No
+ * persistence: a restart starts empty, as a crashed cache without AOF would.
  */
 export async function startOwnRedisServer(): Promise<OwnRedisServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.env.REDIS_SERVER_PATH ?? 'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
   const url = `redis://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const probe = await createClient({ url, socket: { reconnectStrategy: false } }).connect();
-      await probe.quit();
-      break;
-    } catch (err) {
-      if (attempt >= 50 || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        throw new Error(`redis-server did not start on port ${port}`, { cause: err });
+  let child: ChildProcess | null = null;
+  let stopped = false;
+
+  const start = async () => {
+    if (stopped) throw new Error('this redis-server was stopped for good');
+    const spawned = spawn(
+      process.env.REDIS_SERVER_PATH ?? 'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    child = spawned;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const probe = await createClient({ url, socket: { reconnectStrategy: false } }).connect();
+        await probe.quit();
+        return;
+      } catch (err) {
+        if (attempt >= 50 || spawned.exitCode !== null) {
+          spawned.kill('SIGKILL');
+          throw new Error(`redis-server did not start on port ${port}`, { cause: err });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }
+  };
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill(signal);
+    await exited;
+  };
+  await start();
   return {
     url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
+    start,
+    kill: () => end('SIGKILL'),
+    stop: () => {
+      stopped = true;
+      return end('SIGTERM');
     },
   };
 }

@@ -1,16 +1,16 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOwnRedisServer, type OwnRedisServer } from '@partner/testing';
 import { TEST_KEY_LIMITS } from './rate-limit/rate-limiter.js';
 import { expectError, type GatewayHarness, startGatewayHarness } from './testing/app-harness.js';
-import { startRestartableRedis, type RestartableRedis } from './testing/restartable-redis.js';
 
 // Issue 15: a gateway whose Redis is killed degrades to per-replica shares of every limit instead of
 // answering 503, returns to Redis's counts once it is back, and test keys' daily caps survive the
 // restart. The gateway runs on a redis-server of this file's own, which it kills.
-let redis: RestartableRedis;
+let redis: OwnRedisServer;
 let harness: GatewayHarness;
 beforeAll(async () => {
-  redis = await startRestartableRedis();
+  redis = await startOwnRedisServer();
   harness = await startGatewayHarness({ REDIS_URL: redis.url, GATEWAY_REPLICAS: '2' });
 });
 afterAll(async () => {

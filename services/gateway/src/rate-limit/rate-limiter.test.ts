@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisClient } from '@partner/http';
 import { startOwnRedisServer, type OwnRedisServer } from '@partner/testing';
-import { startRestartableRedis, type RestartableRedis } from '../testing/restartable-redis.js';
 import { limitsFor, RateLimiter, TEST_KEY_LIMITS } from './rate-limiter.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -105,10 +104,10 @@ describe('RateLimiter', () => {
   });
 
   describe('while its redis-server is killed', () => {
-    let server: RestartableRedis;
+    let server: OwnRedisServer;
     let client: RedisClient;
     beforeAll(async () => {
-      server = await startRestartableRedis();
+      server = await startOwnRedisServer();
       client = await connectRedis(server.url, () => {}, { callerBoundsWaits: true });
     });
     afterAll(async () => {
