@@ -32,6 +32,7 @@ describe('classifyDependencyFault', () => {
     expect(kindOf(postgresError('23505'))).toBeNull(); // unique_violation
     expect(kindOf(postgresError('42P01'))).toBeNull(); // undefined_table: a bug
     expect(kindOf(postgresError('22P02'))).toBeNull(); // invalid_text_representation
+    expect(kindOf(postgresError('08P01'))).toBeNull(); // protocol_violation: too many bind parameters, say
     expect(kindOf(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBeNull();
     expect(kindOf(new ErrorReply('ERR wrong number of arguments'))).toBeNull();
     expect(kindOf('a string')).toBeNull();
@@ -155,7 +156,9 @@ describe('FaultLog', () => {
       ['redis:timeout', 'dependency fault'],
     ]);
     vi.advanceTimersByTime(10_000);
-    expect(lines.slice(2)).toEqual([expect.objectContaining({ kind: 'postgres:unreachable', count: 499, msg: '499 more postgres:unreachable in the last 10 s' })]);
+    expect(lines.slice(2)).toEqual([
+      expect.objectContaining({ kind: 'postgres:unreachable', count: 499, msg: '499 more postgres:unreachable in the last 10 s' }),
+    ]);
     // The next occurrence opens a new burst, logged again.
     faults.note('postgres:unreachable', {}, 'dependency fault');
     expect(lines).toHaveLength(4);

@@ -44,7 +44,9 @@ const NETWORK_CODES: Record<string, What> = {
 
 /** SQLSTATEs that say Postgres (not the statement) is the problem. */
 function postgresState(code: string): What | null {
-  if (code.startsWith('08')) return 'unreachable'; // connection exception
+  // Connection exceptions, except 08P01 protocol_violation: our own query can cause that (too many
+  // bind parameters), and a bug must stay a 500 with its stack.
+  if (code.startsWith('08') && code !== '08P01') return 'unreachable';
   if (code.startsWith('53')) return 'overloaded'; // insufficient resources: 53300 too_many_connections, disk, memory
   switch (code) {
     case '57P01': // admin_shutdown

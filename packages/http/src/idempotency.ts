@@ -19,6 +19,8 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const WAIT = { intervalMs: 50, maxMs: 10_000 };
 /** Well inside the minute after which an execution's claim counts as abandoned (claimIdempotencyKey). */
 const RENEW_CLAIM_MS = 20_000;
+/** How long a claim is kept for a route still running after the request deadline answered for it. */
+const LATE_ANSWER_MAX_MS = 5 * 60_000;
 
 /** Answers larger than this are not stored: a retry with their key runs again. */
 const MAX_STORED_BYTES = 1024 * 1024;
@@ -66,6 +68,13 @@ function captureBody(res: Response): () => Buffer | null {
 }
 
 /** What a stored answer is bound to when it is sealed: it opens for this key's replay only. */
+/** What a late route passed to `res.send` (a JSON string from `res.json`, as a rule), as stored bytes. */
+function lateBody(body: unknown): Buffer | null {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (Buffer.isBuffer(body)) return body;
+  return body === undefined || body === null ? null : Buffer.from(JSON.stringify(body), 'utf8');
+}
+
 const sealingContext = (key: { apiKeyId: string; idempotencyKey: string }) => `idempotency:${key.apiKeyId}:${key.idempotencyKey}`;
 
 /** A stored answer as it was sent; one sealed under a key no longer configured cannot be replayed. */
@@ -129,7 +138,7 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
           param: 'Idempotency-Key',
         });
       }
-      if (existing.state === 'completed') return replay(res, existing, sealing);
+      if (existing.state === 'completed') return res.headersSent ? undefined : replay(res, existing, sealing);
       if (Date.now() - started > WAIT.maxMs) {
         throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running. Retry shortly.', {
           param: 'Idempotency-Key',
@@ -138,27 +147,53 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
     }
 
     const key = { apiKeyId: claim.apiKeyId, idempotencyKey };
+    const settle = (answer: { status: number; body: Buffer | null; contentType: string | null }) => {
+      const settled =
+        answer.body && answer.status < 500 && answer.status !== 429 && !res.locals[NOT_REPLAYABLE]
+          ? completeIdempotencyKey(db, key, {
+              status: answer.status,
+              body: sealing ? sealing.seal(answer.body.toString('utf8'), sealingContext(key)) : answer.body.toString('utf8'),
+              contentType: answer.contentType,
+            })
+          : releaseIdempotencyKey(db, key);
+      settled.catch((err: unknown) => req.log.error({ err }, 'could not settle an idempotency record'));
+    };
+    // The deadline answered while this request waited for its claim: no route will run for it.
+    if (res.headersSent) return settle({ status: 503, body: null, contentType: null });
+
     const captured = captureBody(res);
     const renewal = setInterval(() => {
       renewIdempotencyClaim(db, key).catch((err: unknown) => req.log.warn({ err }, 'could not renew an idempotency claim'));
     }, RENEW_CLAIM_MS);
-    res.once('close', () => {
+    renewal.unref();
+    let givingUp: NodeJS.Timeout | undefined;
+    const stopRenewing = () => {
       clearInterval(renewal);
-      // Answered by the request deadline while the route may still be running: releasing the claim now
-      // would let a retry run it a second time beside it. The claim lapses instead (a minute without
-      // renewal), by when the route's own statements have long timed out.
-      if (deadlinePassed(res)) return;
-      const body = res.writableFinished && !res.locals[NOT_REPLAYABLE] ? captured() : null;
-      const status = res.statusCode;
-      const settle =
-        body && status < 500 && status !== 429
-          ? completeIdempotencyKey(db, key, {
-              status,
-              body: sealing ? sealing.seal(body.toString('utf8'), sealingContext(key)) : body.toString('utf8'),
-              contentType: String(res.getHeader('content-type') ?? '') || null,
-            })
-          : releaseIdempotencyKey(db, key);
-      settle.catch((err: unknown) => req.log.error({ err }, 'could not settle an idempotency record'));
+      clearTimeout(givingUp);
+    };
+    // A route that outlives the request deadline still answers, to no one (its headers would fail). Its
+    // answer is caught here and stored, so that the client's retry replays what the route did instead
+    // of running it a second time, or waiting for the claim to lapse.
+    const send = res.send.bind(res);
+    res.send = ((body?: unknown) => {
+      if (!(deadlinePassed(res) && res.headersSent)) return send(body);
+      stopRenewing();
+      settle({ status: res.statusCode, body: lateBody(body), contentType: 'application/json; charset=utf-8' });
+      return res;
+    }) as Response['send'];
+    res.once('close', () => {
+      if (deadlinePassed(res)) {
+        // The claim stays the running route's until its late answer; one that never comes lets it lapse.
+        givingUp = setTimeout(stopRenewing, LATE_ANSWER_MAX_MS);
+        givingUp.unref();
+        return;
+      }
+      stopRenewing();
+      settle({
+        status: res.statusCode,
+        body: res.writableFinished ? captured() : null,
+        contentType: String(res.getHeader('content-type') ?? '') || null,
+      });
     });
     next();
   };

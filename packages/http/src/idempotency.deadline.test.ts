@@ -1,0 +1,63 @@
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { internalCaller, keyPrincipalFor, useTestDatabase, type TestDatabase } from '@partner/testing';
+import { createInternalServiceApp } from './service-app.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(() => database.drop());
+
+/** A service whose POST /things takes `slowMs` and counts its runs; a 300 ms request deadline. */
+function slowService(slowMs: number) {
+  const caller = internalCaller('frame');
+  let runs = 0;
+  const app = createInternalServiceApp({
+    service: 'frame',
+    logger: pino({ level: 'silent' }),
+    db: database.db,
+    internalPublicKey: caller.publicKey,
+    maxBodyBytes: 1024,
+    requestDeadlineMs: 300,
+    register: (router) =>
+      router.post('/things', async (_req, res) => {
+        runs += 1;
+        await sleep(slowMs);
+        res.status(201).json({ data: { run: runs } });
+      }),
+  });
+  const headers = {
+    ...caller.headers(keyPrincipalFor({ kind: 'restaurant', id: 'rst_deadline' })),
+    'Idempotency-Key': `k-${Math.random()}`,
+  };
+  return { app, headers, runs: () => runs };
+}
+
+describe('Idempotency-Key past the request deadline', () => {
+  it("stores the late route's own answer, so the retry replays it instead of running the route again", async () => {
+    const service = slowService(600);
+    const first = await request(service.app).post('/things').set(service.headers).send({ a: 1 });
+    expect(first.status).toBe(503);
+    await sleep(500); // the route finishes and answers, to no one
+    const retry = await request(service.app).post('/things').set(service.headers).send({ a: 1 });
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ data: { run: 1 } });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(service.runs()).toBe(1);
+  });
+
+  it('keeps a retry waiting while the late route still runs, never running it beside it', async () => {
+    const service = slowService(1_200);
+    expect((await request(service.app).post('/things').set(service.headers).send({})).status).toBe(503);
+    // This retry's own deadline answers while the first still holds the claim.
+    expect((await request(service.app).post('/things').set(service.headers).send({})).status).toBe(503);
+    await sleep(1_000);
+    const settled = await request(service.app).post('/things').set(service.headers).send({});
+    expect(settled.status).toBe(201);
+    expect(service.runs()).toBe(1);
+  });
+});
