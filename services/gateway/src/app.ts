@@ -1,11 +1,18 @@
 import express, { type Express } from 'express';
-import { errorHandler, type Logger, notFoundHandler, requestContext } from '@partner/http';
+import { errorHandler, type FaultLog, type Logger, notFoundHandler, requestContext, requestDeadline } from '@partner/http';
 import { claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
 
 export interface GatewayDeps extends EdgeDeps {
   logger: Logger;
+  /** Faults logged once per burst: the deadline's, the error handler's and the background's together. */
+  faults: FaultLog;
+  /**
+   * Every request is answered by then, 503 with Retry-After at the latest: the gateway's own lookups
+   * and the service behind it share one budget (each has a shorter timeout of its own).
+   */
+  requestDeadlineMs: number;
   /** The built embed scripts served at /embed/*.js. */
   embedDir: string;
 }
@@ -16,6 +23,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxyHops);
   app.use(requestContext(deps.logger, { trustIncomingId: false }));
+  app.use(requestDeadline({ ms: deps.requestDeadlineMs, faults: deps.faults }));
   app.use((req, res, next) => {
     // Every answer says which environment it belongs to; a refused key's prefix still tells.
     res.setHeader('X-Service-Environment', claimedEnvironment(req));
@@ -27,6 +35,6 @@ export function createApp(deps: GatewayDeps): Express {
   app.use(partnerEdge(deps));
   app.use('/embed', embedScripts(deps.embedDir));
   app.use(notFoundHandler());
-  app.use(errorHandler());
+  app.use(errorHandler({ faults: deps.faults }));
   return app;
 }

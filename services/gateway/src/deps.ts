@@ -51,6 +51,8 @@ export async function createDeps(
   const proxy = new ServiceProxy(config.services, config.maxBodyBytes, config.requestDeadlineMs + UPSTREAM_GRACE_MS);
   const deps: GatewayDeps = {
     logger,
+    faults,
+    requestDeadlineMs: config.requestDeadlineMs + UPSTREAM_GRACE_MS,
     keyCache,
     rateLimiter: new RateLimiter(redis, config.redisPrefix, {
       clock: clock && (() => clock().getTime()),

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, VISITOR_HEADER } from '@partner/auth';
 import { AppError } from '@partner/contracts';
+import { deadlinePassed } from '@partner/http';
 import type { ServiceName } from '../routing/route-table.js';
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and what only the gateway may set never cross the hop.
@@ -115,8 +116,13 @@ export class ServiceProxy {
             upstream = controller;
             if (res.destroyed) controller.abort(new Error('the client went away'));
           },
-          onResponseStart: (_controller, statusCode, headers) => {
+          onResponseStart: (controller, statusCode, headers) => {
             answered = true;
+            // The gateway's request deadline answered for this request already: nobody is waiting.
+            if (deadlinePassed(res)) {
+              controller.abort(new Error('the request deadline answered first'));
+              return;
+            }
             for (const name in headers) {
               if (!NOT_RETURNED.has(name)) res.setHeader(name, headers[name]!);
             }
@@ -138,7 +144,7 @@ export class ServiceProxy {
           },
           onResponseError: (_controller, err) => {
             res.off('close', onClientGone);
-            if (res.destroyed) return resolve();
+            if (res.destroyed || deadlinePassed(res)) return resolve();
             // Mid-body the status is out: all that is left is to cut the response short.
             if (answered) {
               res.destroy();
