@@ -33,8 +33,12 @@ export class LocalWindowCounter {
     return { minute: this.minute, counts: [...this.counts] };
   }
 
-  clear(): void {
-    this.counts.clear();
+  /** `count` of `minute`'s requests in `bucket` are counted on Redis now: they leave this counter. */
+  handedOver(bucket: string, count: number, minute: number): void {
+    if (minute !== this.minute) return;
+    const left = (this.counts.get(bucket) ?? 0) - count;
+    if (left > 0) this.counts.set(bucket, left);
+    else this.counts.delete(bucket);
   }
 
   private roll(minute: number): void {

@@ -165,19 +165,22 @@ export class RateLimiter {
     await this.withinDeadline(this.redis.ping());
     const clock = this.options.clock;
     const { minute, counts } = this.local.counted(this.now());
+    // Each bucket leaves the local counter as soon as Redis has added it: a hand-over cut short by the
+    // deadline is taken up by the next probe with what is left, never adding a bucket twice.
     await this.withinDeadline(
       Promise.all(
-        counts.map(([bucket, count]) =>
-          this.run(
+        counts.map(async ([bucket, count]) => {
+          await this.run(
             ADD_LOCAL_COUNT,
             [`${this.prefix}rl:${bucket}`],
             [String(count), String(minute), ...(clock ? [String(Math.floor(clock() / 1000))] : [])],
-          ),
-        ),
+          );
+          this.local.handedOver(bucket, count, minute);
+        }),
       ),
     );
-    // Counted from here on by Redis; a later outage starts this replica's share afresh.
-    this.local.clear();
+    // Counted from here on by Redis. What was counted locally while the hand-over ran stays here, and
+    // only a new outage within the same minute would see it (it then refuses a little sooner).
     this.degraded = false;
     this.options.logger?.info({ buckets: counts.length }, 'rate limit: Redis is back, counting on Redis again');
   }
