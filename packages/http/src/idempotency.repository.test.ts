@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase, type TestDatabase } from '@partner/testing';
-import { claimIdempotencyKey, renewIdempotencyClaim } from './idempotency.repository.js';
+import { claimIdempotencyKey, purgeIdempotencyRecords, renewIdempotencyClaim } from './idempotency.repository.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -27,5 +27,23 @@ describe('idempotency claims', () => {
     await renewIdempotencyClaim(database.db, { apiKeyId: 'key_idem', idempotencyKey: 'long-running' });
     const retry = await claimIdempotencyKey(database.db, claim('long-running'));
     expect(retry.claimed).toBe(false);
+  });
+});
+
+describe('the idempotency purge', () => {
+  it('forgets records past 24 hours in batches, and keeps the younger ones', async () => {
+    const keys = Array.from({ length: 5_003 }, (_, i) => `old-${i}`);
+    await sql`
+      insert into idempotency_records (api_key_id, idempotency_key, method, path, body_hash, state, created_at)
+      select 'key_purge', k, 'POST', '/v1/x', 'h', 'completed', now() - interval '25 hours' from unnest(${keys}::text[]) as k
+    `.execute(database.db);
+    await claimIdempotencyKey(database.db, { ...claim('young'), apiKeyId: 'key_purge' });
+    await purgeIdempotencyRecords(database.db);
+    const left = await database.db
+      .selectFrom('idempotency_records')
+      .select('idempotency_key')
+      .where('api_key_id', '=', 'key_purge')
+      .execute();
+    expect(left.map((row) => row.idempotency_key)).toEqual(['young']);
   });
 });

@@ -86,9 +86,26 @@ export async function releaseIdempotencyKey(db: Executor, key: { apiKeyId: strin
     .execute();
 }
 
+/** Rows one purge statement deletes: each stays well inside the pool's statement timeout. */
+const PURGE_BATCH = 5_000;
+
 export async function purgeIdempotencyRecords(db: Executor): Promise<void> {
-  await db
-    .deleteFrom('idempotency_records')
-    .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
-    .execute();
+  for (;;) {
+    const result = await db
+      .deleteFrom('idempotency_records')
+      .where((eb) =>
+        eb(
+          eb.refTuple('api_key_id', 'idempotency_key'),
+          'in',
+          eb
+            .selectFrom('idempotency_records')
+            .select(['api_key_id', 'idempotency_key'])
+            .where('created_at', '<', sql<Date>`now() - interval '24 hours'`)
+            .limit(PURGE_BATCH)
+            .$asTuple('api_key_id', 'idempotency_key'),
+        ),
+      )
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) < PURGE_BATCH) return;
+  }
 }
