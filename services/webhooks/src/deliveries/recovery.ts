@@ -1,6 +1,5 @@
 import { AppError, type TWebhookRecovery } from '@partner/contracts';
 import { type Db, type Executor, findGrantedPairs, findLapsedRestaurantIds, grantPairKey, type WebhookEndpointRow } from '@partner/db';
-import { newId } from '@partner/http';
 import {
   type DeliveryRange,
   findEventsDeliveredOrUnderway,
@@ -10,6 +9,7 @@ import {
   insertDeliveries,
   lockWebhookEndpoint,
 } from '../webhooks.repository.js';
+import { sendAgain } from './webhook-records.js';
 
 // Recover (issue 15): after a long outage, every event an endpoint did not receive goes out again in
 // one request, instead of one resend per delivery.
@@ -87,19 +87,7 @@ export async function recoverDeliveries(
     afterSeq = page.at(-1)!.seq;
   }
   const lapsed = await findLapsedRestaurantIds(tx, [...new Set(taken.map((event) => event.restaurant_id))]);
-  const rows = taken.map((event) => {
-    const held = lapsed.has(event.restaurant_id);
-    return {
-      id: newId('whd'),
-      event_id: event.event_id,
-      event_type: event.event_type,
-      endpoint_id: endpoint.id,
-      attempt: 1,
-      status: held ? ('held' as const) : ('pending' as const),
-      next_attempt_at: held ? null : now,
-      created_at: now,
-    };
-  });
+  const rows = taken.map((event) => sendAgain(event, endpoint.id, { held: lapsed.has(event.restaurant_id), now }));
   await insertDeliveries(tx, rows);
   return {
     endpointId: endpoint.id,

@@ -104,17 +104,24 @@ export async function resendDelivery(deps: { db: Executor; now: () => Date }, ow
     }
   }
   const held = restaurantId !== undefined && (await findLapsedRestaurantIds(deps.db, [restaurantId])).has(restaurantId);
-  const now = deps.now();
-  const row = {
-    id: newId('whd'),
-    event_id: original.event_id,
-    event_type: original.event_type,
-    endpoint_id: original.endpoint_id,
-    attempt: 1,
-    status: held ? ('held' as const) : ('pending' as const),
-    next_attempt_at: held ? null : now,
-    created_at: now,
-  };
+  const row = sendAgain(original, original.endpoint_id, { held, now: deps.now() });
   await insertDeliveries(deps.db, [row]);
   return presentDelivery({ ...row, response_status: null, duration_ms: null, error: null, claimed_until: null });
+}
+
+/**
+ * A new first attempt of an event sent again to an endpoint (resend, recover): the same event id, a
+ * new delivery id; held, not sent, while the event's restaurant has lapsed.
+ */
+export function sendAgain(event: { event_id: string; event_type: string }, endpointId: string, options: { held: boolean; now: Date }) {
+  return {
+    id: newId('whd'),
+    event_id: event.event_id,
+    event_type: event.event_type,
+    endpoint_id: endpointId,
+    attempt: 1,
+    status: options.held ? ('held' as const) : ('pending' as const),
+    next_attempt_at: options.held ? null : options.now,
+    created_at: options.now,
+  };
 }
