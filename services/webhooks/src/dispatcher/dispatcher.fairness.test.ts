@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOutboxEvent, type Owner } from '@partner/db';
-import { newId, silentLogger } from '@partner/http';
+import type { Owner } from '@partner/db';
+import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
-import { arrangeEndpoint, arrangeOwner, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { arrangeEndpoint, arrangeOwner, emitItemUpdated, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
 import { Dispatcher } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
@@ -45,17 +45,6 @@ async function startReceivers() {
 
 const endpointOf = (owner: Owner, url: string) => arrangeEndpoint(database.db, owner, { url, enabledEvents: ['item.updated'] });
 
-async function emit(owner: Owner): Promise<string> {
-  const id = newId('evt');
-  await insertOutboxEvent(database.db, {
-    id,
-    type: 'item.updated',
-    restaurantId: owner.id,
-    data: { itemId: newId('itm'), restaurantId: owner.id, itemSlug: 'dish', itemName: 'Dish' },
-  });
-  return id;
-}
-
 describe('the dispatcher', () => {
   it("delivers one owner's fast endpoint within 2 s while another owner's 100 endpoints take 9 s each", async () => {
     const receivers = await startReceivers();
@@ -75,12 +64,12 @@ describe('the dispatcher', () => {
       await endpointOf(quiet, receivers.url('/fast'));
 
       // Three events of the crowded owner: 300 attempts that each hold a connection for 9 s.
-      for (let i = 0; i < 3; i++) await emit(crowded);
+      for (let i = 0; i < 3; i++) await emitItemUpdated(database.db, crowded);
       dispatcher.start(50);
       const emitted = new Map<string, number>();
       for (let i = 0; i < 10; i++) {
         await new Promise((resolve) => setTimeout(resolve, 300));
-        emitted.set(await emit(quiet), Date.now());
+        emitted.set(await emitItemUpdated(database.db, quiet), Date.now());
       }
       await expect.poll(() => receivers.arrivals.size, { timeout: 5_000, interval: 50 }).toBe(emitted.size);
       const waits = [...emitted].map(([id, at]) => receivers.arrivals.get(id)! - at);

@@ -3,7 +3,14 @@ import { insertOutboxEvent, type Owner } from '@partner/db';
 import { newId, silentLogger } from '@partner/http';
 import { updateRestaurant, useTestDatabase } from '@partner/testing';
 import { type Received, startReceiver } from '../testing/receiver.js';
-import { arrangeEndpoint, arrangeGrantedIntegrator, arrangeOwner, findDeliveries, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import {
+  arrangeEndpoint,
+  arrangeGrantedIntegrator,
+  arrangeOwner,
+  emitItemUpdated,
+  findDeliveries,
+  TEST_SEALING_KEYS,
+} from '../testing/webhook-fixtures.js';
 import { Dispatcher } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
@@ -41,17 +48,6 @@ async function emitMenuUpdated(restaurant: Owner): Promise<string> {
     type: 'menu.updated',
     restaurantId: restaurant.id,
     data: { restaurantId: restaurant.id, etag: '"v1"', changedItemIds: [], deletedItemIds: [], truncated: false },
-  });
-  return id;
-}
-
-async function emitItemUpdated(restaurant: Owner): Promise<string> {
-  const id = newId('evt');
-  await insertOutboxEvent(database.db, {
-    id,
-    type: 'item.updated',
-    restaurantId: restaurant.id,
-    data: { itemId: newId('itm'), restaurantId: restaurant.id, itemSlug: 'dish', itemName: 'Dish' },
   });
   return id;
 }
@@ -144,7 +140,7 @@ describe('a retry to an integrator whose grant ended after fan-out', () => {
       expect(retry).toMatchObject({ attempt: 2, status: 'pending' });
 
       // A slow attempt of the restaurant's own holds a slot; its rounds run while the grant still holds.
-      await emitItemUpdated(restaurant);
+      await emitItemUpdated(database.db, restaurant);
       dispatcher.start(60_000);
       await expect.poll(() => receiver.at('/slow').length, { timeout: 5_000, interval: 20 }).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 200));

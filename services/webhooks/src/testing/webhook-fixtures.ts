@@ -1,6 +1,6 @@
 import { randomBase62 } from '@partner/auth';
 import type { TEventType } from '@partner/contracts';
-import type { DeliveryStatus, Executor, Owner } from '@partner/db';
+import { type DeliveryStatus, type Executor, insertOutboxEvent, type Owner } from '@partner/db';
 import { newId } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
 import { SealingKeys } from '@partner/signing';
@@ -25,6 +25,18 @@ export async function arrangeOwner(db: Executor) {
   });
   const owner: Owner = { kind: 'restaurant', id };
   return { owner, principal: keyPrincipalFor(owner) };
+}
+
+/** An `item.updated` of the restaurant in the outbox, as console writes one; its event id. */
+export async function emitItemUpdated(db: Executor, restaurant: Owner): Promise<string> {
+  const id = newId('evt');
+  await insertOutboxEvent(db, {
+    id,
+    type: 'item.updated',
+    restaurantId: restaurant.id,
+    data: { itemId: newId('itm'), restaurantId: restaurant.id, itemSlug: 'dish', itemName: 'Dish' },
+  });
+  return id;
 }
 
 /**
