@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { computeSignature, signatureHeader } from '@partner/signing';
 import {
-  computeSignature,
-  signatureHeader,
   verifyWebhook,
   WebhookHeaderError,
   WebhookSignatureError,

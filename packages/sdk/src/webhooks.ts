@@ -7,13 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_HEADER = 'x-service-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export function computeSignature(secret: string, timestamp: number, body: string | Uint8Array): string {
+function computeSignature(secret: string, timestamp: number, body: string | Uint8Array): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
-}
-
-/** The header value for a body signed with every secret given (the current one first). */
-export function signatureHeader(secrets: readonly string[], timestamp: number, body: string | Uint8Array): string {
-  return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${computeSignature(secret, timestamp, body)}`)].join(',');
 }
 
 /** Base of the verification errors; `status` is what a receiver should answer (400 or 401). */

@@ -1,4 +1,4 @@
-import { signatureHeader } from '@partner/sdk';
+import { signatureHeader } from '@partner/signing';
 import type { SealingKeys } from '@partner/signing';
 import { openEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import {
