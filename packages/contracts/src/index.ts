@@ -9,3 +9,4 @@ export * from './origins.js';
 export * from './resources.js';
 export * from './webhooks.js';
 export * from './app-error.js';
+export * from './queries.js';

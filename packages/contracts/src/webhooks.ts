@@ -73,3 +73,13 @@ export const ZWebhookRecovery = z.object({
   truncated: z.boolean(),
 });
 export type TWebhookRecovery = z.infer<typeof ZWebhookRecovery>;
+
+/** Rotating a secret: the old one keeps signing beside the new one for `overlapSeconds` (default 24 h). */
+export const ZRotateWebhookSecret = z.strictObject({
+  overlapSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .optional(),
+});

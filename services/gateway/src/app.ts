@@ -3,6 +3,8 @@ import { errorHandler, type FaultLog, type Logger, notFoundHandler, requestConte
 import { claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
+import type { OpenApiDocument } from './openapi/document.js';
+import { apiReference } from './openapi/reference.js';
 
 export interface GatewayDeps extends EdgeDeps {
   logger: Logger;
@@ -15,6 +17,8 @@ export interface GatewayDeps extends EdgeDeps {
   requestDeadlineMs: number;
   /** The built embed scripts served at /embed/*.js. */
   embedDir: string;
+  /** Served at /v1/openapi.json and rendered at /docs. */
+  openApi: OpenApiDocument;
 }
 
 export function createApp(deps: GatewayDeps): Express {
@@ -32,6 +36,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.use(apiReference(deps.openApi));
   app.use(partnerEdge(deps));
   app.use('/embed', embedScripts(deps.embedDir));
   app.use(notFoundHandler());

@@ -1,21 +1,8 @@
 import type { Router } from 'express';
-import { z } from 'zod';
-import { keyPrincipal, parseWith, zCursorParam, zLimit } from '@partner/http';
-import { ZAssetUrlsRequest, ZItemStatus } from '@partner/contracts';
+import { keyPrincipal, parseWith } from '@partner/http';
+import { ZAssetUrlsRequest, ZEmbedItemQuery, ZItemListQuery } from '@partner/contracts';
 import type { CatalogDeps } from '../deps.js';
 import { getEmbedItem, getItemDetail, listItems, refreshAssetUrls } from './items.service.js';
-
-const ZItemListQuery = z.strictObject({
-  limit: zLimit,
-  cursor: zCursorParam,
-  updatedAfter: z.iso
-    .datetime({ offset: true, message: 'must be an ISO 8601 timestamp with a time zone, such as 2026-01-31T12:00:00.000Z' })
-    .transform((value) => new Date(value))
-    .optional(),
-  status: z.enum(ZItemStatus.options, { message: `must be one of ${ZItemStatus.options.join(', ')}` }).optional(),
-});
-
-const ZEmbedItemQuery = z.strictObject({ view: z.string().max(200).optional() });
 
 export function registerItemRoutes(router: Router, deps: CatalogDeps): void {
   router.get('/v1/partner/restaurants/:id/items', async (req, res) => {

@@ -1,11 +1,9 @@
 import type { HmacKey } from '@partner/signing';
 import type { Router } from 'express';
-import { z } from 'zod';
-import { keyPrincipal, parseWith, zCursorParam, zLimit } from '@partner/http';
+import { ZListQuery } from '@partner/contracts';
+import { keyPrincipal, parseWith } from '@partner/http';
 import type { Db } from '@partner/db';
 import { listRestaurants } from './restaurants.service.js';
-
-const ZListQuery = z.strictObject({ limit: zLimit, cursor: zCursorParam });
 
 export function registerRestaurantRoutes(router: Router, deps: { db: Db; cursorKey: HmacKey }): void {
   router.get('/v1/partner/restaurants', async (req, res) => {

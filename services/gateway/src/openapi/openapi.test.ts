@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../routing/route-table.js';
+import { type GatewayHarness, startGatewayHarness } from '../testing/app-harness.js';
+import { buildOpenApiDocument, committedDocument, openApiPath } from './document.js';
+import { OPERATIONS, routeKey } from './operations/index.js';
+
+const document = buildOpenApiDocument({ serverUrl: 'http://localhost:8080' });
+const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'];
+
+/** Every `method path` the document describes. */
+const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+  METHODS.filter((method) => (item as Record<string, unknown>)[method]).map((method) => `${method.toUpperCase()} ${path}`),
+);
+
+describe('the OpenAPI document', () => {
+  it('describes every route of the route table and nothing else', () => {
+    expect(Object.keys(OPERATIONS).sort()).toEqual(ROUTES.map(routeKey).sort());
+    expect(documented.sort()).toEqual(ROUTES.map((route) => `${route.method} ${openApiPath(route.pattern)}`).sort());
+  });
+
+  it('is committed as built: run `pnpm openapi` after changing a contract', () => {
+    const committed = readFileSync(new URL('../../../../docs/openapi.json', import.meta.url), 'utf8');
+    expect(committed === committedDocument(), 'docs/openapi.json is stale: run `pnpm openapi`').toBe(true);
+  });
+
+  it('lets answers and events gain fields: no schema we send forbids unknown properties', () => {
+    const closed: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${where}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      if ((node as Record<string, unknown>).additionalProperties === false) closed.push(where);
+      for (const [key, child] of Object.entries(node)) walk(child, `${where}/${key}`);
+    };
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      for (const method of METHODS) walk((item as Record<string, { responses?: unknown }>)[method]?.responses, `${method} ${path}`);
+    }
+    walk(document.webhooks, 'webhooks');
+    walk(document.components?.schemas, 'components/schemas');
+    walk(document.components?.responses, 'components/responses');
+    expect(closed).toEqual([]);
+  });
+
+  it('keeps request bodies strict, as the API refuses unknown fields', () => {
+    const body = document.paths?.['/v1/partner/webhook-endpoints']?.post?.requestBody as {
+      content: { 'application/json': { schema: { additionalProperties?: boolean } } };
+    };
+    expect(body.content['application/json'].schema.additionalProperties).toBe(false);
+  });
+
+  it('names the scope each secret-key route needs, and lets embed routes take publishable keys', () => {
+    expect(document.paths?.['/v1/partner/restaurants/{id}/menu']?.get?.security).toEqual([{ secretKey: ['menu:read'] }]);
+    expect(document.paths?.['/v1/partner/embed/items/{id}']?.get?.security).toEqual([
+      { publishableKey: [] },
+      { secretKey: ['assets:read'] },
+    ]);
+    expect(document.paths?.['/menu/{id}']?.get?.security).toEqual([]);
+  });
+});
+
+describe('served by the gateway', () => {
+  let harness: GatewayHarness;
+  beforeAll(async () => {
+    harness = await startGatewayHarness();
+  });
+  afterAll(() => harness.close());
+
+  it('answers GET /v1/openapi.json without a key, for this deployment', async () => {
+    const res = await request(harness.app).get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.servers).toEqual([{ url: harness.config.publicBaseUrl }]);
+    expect(Object.keys(res.body.paths)).toEqual(Object.keys(document.paths ?? {}));
+    expect(harness.upstream.take()).toEqual([]);
+  });
+
+  it('renders the reference at /docs from its own copy of Redoc, under a policy that loads nothing else', async () => {
+    const page = await request(harness.app).get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('spec-url="/v1/openapi.json"');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.text).not.toMatch(/https?:\/\//);
+    const bundle = await request(harness.app).get('/docs/redoc.standalone.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['content-type']).toMatch(/javascript/);
+  });
+});

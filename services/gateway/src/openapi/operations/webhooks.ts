@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import {
+  ZCreateWebhookEndpoint,
+  ZDeliveryListQuery,
+  ZListQuery,
+  ZRecoverWebhookDeliveries,
+  ZRotateWebhookSecret,
+  ZUpdateWebhookEndpoint,
+  ZWebhookDelivery,
+  ZWebhookEndpoint,
+  ZWebhookEndpointWithSecret,
+  ZWebhookRecovery,
+  zData,
+  zId,
+  zList,
+} from '@partner/contracts';
+import { pathId, type Operation, type RouteKey } from './operation.js';
+
+const endpointId = pathId('we', 'The webhook endpoint.');
+const idempotent = ['idempotency_key_conflict', 'idempotency_key_in_use'] as const;
+
+export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
+  'GET /v1/partner/webhook-endpoints': {
+    operationId: 'listWebhookEndpoints',
+    tag: 'Webhooks',
+    summary: 'List webhook endpoints',
+    query: ZListQuery,
+    success: { kind: 'json', status: 200, schema: zList(ZWebhookEndpoint), description: 'A page of endpoints.' },
+    errors: ['invalid_request', 'invalid_cursor', 'cursor_filter_mismatch'],
+  },
+  'POST /v1/partner/webhook-endpoints': {
+    operationId: 'createWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Create a webhook endpoint',
+    description: 'The answer is the only time the signing secret is shown: keep it.',
+    body: ZCreateWebhookEndpoint,
+    success: { kind: 'json', status: 201, schema: zData(ZWebhookEndpointWithSecret), description: 'The endpoint, with its secret.' },
+    errors: ['invalid_request', 'endpoint_limit_reached', ...idempotent],
+  },
+  'GET /v1/partner/webhook-endpoints/:id': {
+    operationId: 'getWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'A webhook endpoint',
+    path: endpointId,
+    success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpoint), description: 'The endpoint.' },
+    errors: ['not_found'],
+  },
+  'PATCH /v1/partner/webhook-endpoints/:id': {
+    operationId: 'updateWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Change a webhook endpoint',
+    description: 'Only the fields sent change. `status: "active"` re-enables an endpoint that was disabled.',
+    path: endpointId,
+    body: ZUpdateWebhookEndpoint,
+    success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpoint), description: 'The endpoint as it is now.' },
+    errors: ['invalid_request', 'not_found', ...idempotent],
+  },
+  'DELETE /v1/partner/webhook-endpoints/:id': {
+    operationId: 'deleteWebhookEndpoint',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook endpoint',
+    description: 'Nothing more is sent to it; deliveries not yet made are dropped.',
+    path: endpointId,
+    success: {
+      kind: 'json',
+      status: 200,
+      schema: zData(z.object({ id: zId('we'), deleted: z.literal(true) })),
+      description: 'The endpoint is gone.',
+    },
+    errors: ['not_found', ...idempotent],
+  },
+  'POST /v1/partner/webhook-endpoints/:id/rotate-secret': {
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: "Rotate an endpoint's signing secret",
+    description: 'Deliveries are signed with both the new and the old secret until `overlapSeconds` (default 24 hours) have passed.',
+    path: endpointId,
+    body: ZRotateWebhookSecret,
+    success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpointWithSecret), description: 'The endpoint, with its new secret.' },
+    errors: ['invalid_request', 'not_found', ...idempotent],
+  },
+  'POST /v1/partner/webhook-endpoints/:id/recover': {
+    operationId: 'recoverWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'Send again what an endpoint missed',
+    description:
+      'Queues a new delivery of every event whose delivery to this endpoint failed or expired in `[since, until)`, each event once. When `truncated` is true, the same request again takes the next ones.',
+    path: endpointId,
+    body: ZRecoverWebhookDeliveries,
+    success: { kind: 'json', status: 202, schema: zData(ZWebhookRecovery), description: 'What was queued.' },
+    errors: ['invalid_request', 'not_found', 'endpoint_disabled', ...idempotent],
+  },
+  'GET /v1/partner/webhook-deliveries': {
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'List webhook deliveries',
+    description: 'Every attempt to deliver an event, newest first.',
+    query: ZDeliveryListQuery,
+    success: { kind: 'json', status: 200, schema: zList(ZWebhookDelivery), description: 'A page of deliveries.' },
+    errors: ['invalid_request', 'invalid_cursor', 'cursor_filter_mismatch'],
+  },
+  'POST /v1/partner/webhook-deliveries/:id/resend': {
+    operationId: 'resendWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Resend a delivery',
+    description: 'Sends the same event (same id and body) again to the same endpoint, as a new delivery.',
+    path: pathId('whd', 'The delivery to send again.'),
+    success: { kind: 'json', status: 201, schema: zData(ZWebhookDelivery), description: 'The new delivery.' },
+    errors: ['not_found', 'conflict', ...idempotent],
+  },
+};
