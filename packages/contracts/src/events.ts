@@ -64,3 +64,21 @@ export const ZEvent = z.discriminatedUnion('type', [
   envelope('grant.revoked'),
 ]);
 export type TEvent = z.infer<typeof ZEvent>;
+
+export const ZPingEventData = z.object({ endpointId: zId('we'), message: z.string() });
+
+/**
+ * The test event (`POST /v1/partner/webhook-endpoints/{id}/test`): sent to that one endpoint whatever
+ * its `enabledEvents`, never fanned out, and not an event type anyone subscribes to (it is not in
+ * EVENT_TYPES). Signed and delivered like any event.
+ */
+export const ZPingEvent = z.object({ id: zId('evt'), type: z.literal('ping'), createdAt: ZTimestamp, data: ZPingEventData });
+export type TPingEvent = z.infer<typeof ZPingEvent>;
+
+/** Every body a webhook endpoint can receive: the subscribable events and the test event. */
+export const ZWebhookEvent = z.discriminatedUnion('type', [...ZEvent.options, ZPingEvent]);
+export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
+
+/** The types a delivery can carry (the delivery log's `eventType`): the subscribable ones and `ping`. */
+export const ZDeliveryEventType = z.enum([...EVENT_TYPES, 'ping']);
+export type TDeliveryEventType = z.infer<typeof ZDeliveryEventType>;

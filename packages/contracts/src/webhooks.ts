@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { zId } from './ids.js';
-import { ZEventType } from './events.js';
+import { ZDeliveryEventType, ZEventType } from './events.js';
 import { ZTimestamp } from './resources.js';
 
 export const ZWebhookEndpointStatus = z.enum(['active', 'disabled']);
+
+/**
+ * How deliveries to an endpoint are signed: `x-service-signature` (spec 6.3, the default:
+ * `X-Service-Signature: t=…,v1=<hex>`) or `standard-webhooks` (www.standardwebhooks.com: `webhook-id`,
+ * `webhook-timestamp`, `webhook-signature: v1,<base64>`), which the standardwebhooks and svix
+ * libraries verify.
+ */
+export const WEBHOOK_SIGNATURE_SCHEMES = ['x-service-signature', 'standard-webhooks'] as const;
+export const ZWebhookSignatureScheme = z.enum(WEBHOOK_SIGNATURE_SCHEMES);
+export type TWebhookSignatureScheme = z.infer<typeof ZWebhookSignatureScheme>;
 
 export const ZWebhookEndpoint = z.object({
   id: zId('we'),
@@ -12,6 +22,7 @@ export const ZWebhookEndpoint = z.object({
   description: z.string().nullable(),
   status: ZWebhookEndpointStatus,
   disabledReason: z.string().nullable(),
+  signatureScheme: ZWebhookSignatureScheme,
   createdAt: ZTimestamp,
 });
 export type TWebhookEndpoint = z.infer<typeof ZWebhookEndpoint>;
@@ -25,6 +36,7 @@ export const ZCreateWebhookEndpoint = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2048),
   enabledEvents: ZEnabledEvents.default(['*']),
   description: z.string().max(500).optional(),
+  signatureScheme: ZWebhookSignatureScheme.default('x-service-signature'),
 });
 /** Only what a patch names changes: no defaults here (a default inside an optional field still applies). */
 export const ZUpdateWebhookEndpoint = z.strictObject({
@@ -32,6 +44,7 @@ export const ZUpdateWebhookEndpoint = z.strictObject({
   enabledEvents: ZEnabledEvents.optional(),
   description: ZCreateWebhookEndpoint.shape.description,
   status: z.literal('active').optional(),
+  signatureScheme: ZWebhookSignatureScheme.optional(),
 });
 
 export const DELIVERY_STATUSES = ['pending', 'held', 'succeeded', 'failed', 'expired', 'skipped'] as const;
@@ -40,7 +53,8 @@ export const ZDeliveryStatus = z.enum(DELIVERY_STATUSES);
 export const ZWebhookDelivery = z.object({
   id: zId('whd'),
   eventId: zId('evt'),
-  eventType: ZEventType,
+  /** `ping` for a test event (POST /v1/partner/webhook-endpoints/{id}/test). */
+  eventType: ZDeliveryEventType,
   endpointId: zId('we'),
   attempt: z.number().int().positive(),
   status: ZDeliveryStatus,

@@ -173,6 +173,8 @@ export interface WebhookEndpointsTable {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: NullableTimestamp;
+  /** How deliveries are signed (contracts' ZWebhookSignatureScheme). */
+  signature_scheme: Generated<'x-service-signature' | 'standard-webhooks'>;
   created_at: CreatedAt;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;

@@ -34,6 +34,7 @@ describe('migrateToLatest', () => {
       '2026-11-27-webhook-fair-claim',
       '2026-11-28-outbox-published-menu',
       '2026-11-29-gateway-daily-counts',
+      '2026-11-30-webhook-signature-scheme',
     ]);
 
     const again = await migrateToLatest(first);

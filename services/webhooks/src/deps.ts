@@ -1,6 +1,7 @@
 import { createServiceDeps, type ServiceDeps } from '@partner/http';
 import { HmacKey, type SealingKeys } from '@partner/signing';
 import type { WebhooksConfig } from './config.js';
+import { WebhookSender } from './dispatcher/sender.js';
 import type { TargetPolicy } from './targets/target-policy.js';
 
 export interface WebhooksDeps extends ServiceDeps {
@@ -9,21 +10,29 @@ export interface WebhooksDeps extends ServiceDeps {
   /** Seals endpoint signing secrets, and the stored answers that carry them. */
   sealing: SealingKeys;
   targets: TargetPolicy;
+  /** Sends every attempt (the dispatcher's and the test event's), under the same target policy. */
+  sender: WebhookSender;
   /** How many endpoints one owner may have (an event becomes a delivery per endpoint). */
   maxEndpointsPerOwner: number;
 }
 
 export async function createDeps(config: WebhooksConfig): Promise<{ deps: WebhooksDeps; closeDeps: () => Promise<void> }> {
   const { deps, closeDeps } = await createServiceDeps('webhooks', config, { purgesIdempotencyRecords: true });
+  const targets = { allowPrivate: config.allowPrivateTargets };
+  const sender = new WebhookSender(targets, deps.now);
   return {
     deps: {
       ...deps,
       internalPublicKey: config.internalPublicKey,
       cursorKey: new HmacKey(config.cursorSecret),
       sealing: config.sealing,
-      targets: { allowPrivate: config.allowPrivateTargets },
+      targets,
+      sender,
       maxEndpointsPerOwner: config.maxEndpointsPerOwner,
     },
-    closeDeps,
+    closeDeps: async () => {
+      await sender.close();
+      await closeDeps();
+    },
   };
 }

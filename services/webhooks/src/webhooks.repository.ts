@@ -1,10 +1,21 @@
 import { sql } from 'kysely';
 import type { DeliveryStatus, Executor, GrantPair, OutboxEventRow, Owner, WebhookDeliveryRow, WebhookEndpointRow } from '@partner/db';
 
-/** `sealedSecret`: the signing secret as `sealEndpointSecret` sealed it (secrets are never stored in clear). */
+/**
+ * `sealedSecret`: the signing secret as `sealEndpointSecret` sealed it (secrets are never stored in
+ * clear). `signatureScheme` defaults to the spec's X-Service-Signature.
+ */
 export async function insertWebhookEndpoint(
   db: Executor,
-  row: { id: string; owner: Owner; url: string; enabledEvents: string[]; description: string | null; sealedSecret: string },
+  row: {
+    id: string;
+    owner: Owner;
+    url: string;
+    enabledEvents: string[];
+    description: string | null;
+    sealedSecret: string;
+    signatureScheme?: WebhookEndpointRow['signature_scheme'];
+  },
 ): Promise<WebhookEndpointRow> {
   return db
     .insertInto('webhook_endpoints')
@@ -16,6 +27,7 @@ export async function insertWebhookEndpoint(
       enabled_events: row.enabledEvents,
       description: row.description,
       secret: row.sealedSecret,
+      signature_scheme: row.signatureScheme,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -72,7 +84,9 @@ export async function lockOwnerEndpoints(tx: Executor, owner: Owner): Promise<nu
 export async function updateWebhookEndpoint(
   db: Executor,
   id: string,
-  changes: Partial<Pick<WebhookEndpointRow, 'url' | 'enabled_events' | 'description' | 'status' | 'disabled_reason' | 'deleted_at'>>,
+  changes: Partial<
+    Pick<WebhookEndpointRow, 'url' | 'enabled_events' | 'description' | 'status' | 'disabled_reason' | 'signature_scheme' | 'deleted_at'>
+  >,
 ): Promise<WebhookEndpointRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
@@ -198,9 +212,13 @@ export async function insertDeliveries(
     status: DeliveryStatus;
     next_attempt_at: Date | null;
     created_at?: Date;
+    /** Set when the attempt is recorded already made (a test event's). */
+    response_status?: number | null;
+    duration_ms?: number | null;
+    error?: string | null;
   }[],
 ): Promise<void> {
-  // Postgres takes at most 65,535 parameters a statement: 1,000 rows of 8 columns stay well inside.
+  // Postgres takes at most 65,535 parameters a statement: 1,000 rows of 11 columns stay well inside.
   for (let start = 0; start < rows.length; start += 1000) {
     await tx
       .insertInto('webhook_deliveries')
@@ -241,7 +259,16 @@ export async function replaceAbandonedAttempts(db: Executor, now: Date): Promise
 export interface ClaimedAttempt extends WebhookDeliveryRow {
   endpoint: Pick<
     WebhookEndpointRow,
-    'id' | 'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at' | 'owner_kind' | 'owner_id' | 'deleted_at'
+    | 'id'
+    | 'url'
+    | 'status'
+    | 'secret'
+    | 'previous_secret'
+    | 'previous_secret_expires_at'
+    | 'signature_scheme'
+    | 'owner_kind'
+    | 'owner_id'
+    | 'deleted_at'
   >;
   event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data' | 'restaurant_id'>;
 }
@@ -310,8 +337,8 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
     )
     select leased.*,
       json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
-        'previous_secret_expires_at', e.previous_secret_expires_at, 'owner_kind', e.owner_kind, 'owner_id', e.owner_id,
-        'deleted_at', e.deleted_at) as endpoint,
+        'previous_secret_expires_at', e.previous_secret_expires_at, 'signature_scheme', e.signature_scheme,
+        'owner_kind', e.owner_kind, 'owner_id', e.owner_id, 'deleted_at', e.deleted_at) as endpoint,
       json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data, 'restaurant_id', o.restaurant_id) as event
     from leased
     join webhook_endpoints e on e.id = leased.endpoint_id

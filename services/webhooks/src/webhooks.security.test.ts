@@ -160,7 +160,7 @@ describe('webhook signing secrets at rest', () => {
       });
       await dispatcher.tick();
       expect(bodies).toHaveLength(1);
-      expect(verifyWebhook(bodies[0]!.raw, bodies[0]!.signature, endpoint.secret)).toMatchObject({ type: 'item.updated' });
+      expect(await verifyWebhook(bodies[0]!.raw, bodies[0]!.signature, endpoint.secret)).toMatchObject({ type: 'item.updated' });
     } finally {
       await sender.close();
       await new Promise((resolve) => receiver.close(resolve));

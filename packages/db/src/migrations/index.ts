@@ -7,6 +7,7 @@ import * as menuPageSwitch from './2026-11-26-menu-page-switch.js';
 import * as webhookFairClaim from './2026-11-27-webhook-fair-claim.js';
 import * as outboxPublishedMenu from './2026-11-28-outbox-published-menu.js';
 import * as gatewayDailyCounts from './2026-11-29-gateway-daily-counts.js';
+import * as webhookSignatureScheme from './2026-11-30-webhook-signature-scheme.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-webhook-fair-claim': webhookFairClaim,
   '2026-11-28-outbox-published-menu': outboxPublishedMenu,
   '2026-11-29-gateway-daily-counts': gatewayDailyCounts,
+  '2026-11-30-webhook-signature-scheme': webhookSignatureScheme,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ZDeliveryStatus, ZEventType, zId, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
+import { AppError, ZDeliveryEventType, ZDeliveryStatus, zId, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
 import {
   type Executor,
   findGrantedPairs,
@@ -27,7 +27,7 @@ export const ZDeliveryQuery = z.strictObject({
   cursor: zCursorParam,
   endpointId: zId('we').optional(),
   eventId: zId('evt').optional(),
-  eventType: ZEventType.optional(),
+  eventType: ZDeliveryEventType.optional(),
   status: ZDeliveryStatus.optional(),
 });
 
@@ -38,6 +38,7 @@ export const presentWebhookEndpoint = (row: WebhookEndpointRow): TWebhookEndpoin
   description: row.description,
   status: row.status,
   disabledReason: row.disabled_reason,
+  signatureScheme: row.signature_scheme,
   createdAt: row.created_at.toISOString(),
 });
 
@@ -90,6 +91,13 @@ export async function listDeliveries(
 export async function resendDelivery(deps: { db: Executor; now: () => Date }, owner: Owner | null, id: string) {
   const original = await findOwnedDelivery(deps.db, owner, id);
   if (!original) throw new AppError('not_found', 'No such webhook delivery.');
+  // A test event is made and sent in one request and kept nowhere else: there is nothing to queue again.
+  if (original.event_type === 'ping') {
+    throw new AppError(
+      'conflict',
+      `A test event is not resent: send a new one (POST /v1/partner/webhook-endpoints/${original.endpoint_id}/test).`,
+    );
+  }
   const endpoint = await findWebhookEndpoint(deps.db, original.endpoint_id);
   if (!endpoint || endpoint.status !== 'active') {
     throw new AppError('conflict', 'The endpoint is disabled. Re-enable it, then resend.');

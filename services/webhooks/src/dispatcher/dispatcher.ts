@@ -1,6 +1,4 @@
-import { signatureHeader } from '@partner/signing';
 import type { SealingKeys } from '@partner/signing';
-import { openEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import {
   claimDueDeliveries,
   type ClaimedAttempt,
@@ -42,6 +40,7 @@ import {
 import { type Logger, newId } from '@partner/http';
 import type { OwnerMailer } from './owner-mailer.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
+import { sendEvent } from './send-event.js';
 import type { WebhookSender } from './sender.js';
 
 export interface DispatcherOptions {
@@ -391,17 +390,12 @@ export class Dispatcher {
       await recordDeliveryOutcome(db, delivery.id, { status: 'skipped', responseStatus: null, durationMs: null, error: reason });
       return;
     }
-    const now = this.options.now();
-    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.created_at.toISOString(), data: event.data });
-    const secrets = [openEndpointSecret(this.options.sealing, endpoint.id, endpoint.secret)];
-    if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now) {
-      secrets.push(openEndpointSecret(this.options.sealing, endpoint.id, endpoint.previous_secret));
-    }
-    const outcome = await sender.send(endpoint.url, body, {
-      'x-service-event': event.type,
-      'x-service-delivery': delivery.id,
-      'x-service-signature': signatureHeader(secrets, Math.floor(now.getTime() / 1000), body),
-    });
+    const outcome = await sendEvent(
+      { sender, sealing: this.options.sealing, now: this.options.now },
+      endpoint,
+      { id: event.id, type: event.type, createdAt: event.created_at, data: event.data },
+      delivery.id,
+    );
     const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
     if (outcome.ok) {
       this.acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });

@@ -41,7 +41,9 @@ export class WebhookSender {
     });
   }
 
-  async send(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
+  /** `timeoutMs`: a shorter wait than the 10 seconds (an answer waits on it), never a longer one. */
+  async send(url: string, body: string, headers: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<SendOutcome> {
+    const timeoutMs = Math.min(options.timeoutMs ?? TIMEOUT_MS, TIMEOUT_MS);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
@@ -52,7 +54,7 @@ export class WebhookSender {
         headers: { 'content-type': 'application/json', 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
         body,
         reset: true,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const ok = res.statusCode >= 200 && res.statusCode < 300;
@@ -64,7 +66,8 @@ export class WebhookSender {
         retryAfterMs: res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after'], this.now()) : null,
       };
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      const message = timedOut ? `no answer within ${timeoutMs / 1000} s` : err instanceof Error ? err.message : String(err);
       return { ok: false, status: null, durationMs: elapsed(), error: message.slice(0, 500), retryAfterMs: null };
     }
   }

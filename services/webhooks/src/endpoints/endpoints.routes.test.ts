@@ -64,8 +64,10 @@ describe('POST /v1/partner/webhook-endpoints', () => {
       description: 'orders',
       status: 'active',
       disabledReason: null,
+      signatureScheme: 'x-service-signature',
     });
-    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
+    // base64 of 32 random bytes: a valid Standard Webhooks secret, whichever scheme signs.
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(await findEndpointRow(h.deps.db, endpoint.id)).toMatchObject({
       owner_kind: 'restaurant',
       owner_id: owner.id,
@@ -108,6 +110,17 @@ describe('POST /v1/partner/webhook-endpoints', () => {
     expect((await api.get(base)).body.data).toEqual([]);
   });
 
+  it.each([
+    ['http', 'http://93.184.215.14/hooks'],
+    ['a loopback address', 'https://127.0.0.1/hooks'],
+    ['a name that resolves to loopback', 'https://localhost/hooks'],
+  ])('names the setting that would allow %s on a local stack', async (_name, url) => {
+    const { api } = await ownerClient();
+    const res = await api.post(base).send({ url });
+    expectError(res, 400, 'invalid_request', 'url');
+    expect(res.body.error.message).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+  });
+
   it('takes http and loopback targets when private targets are allowed (development only)', async () => {
     const { principal } = await ownerClient();
     const app = createApp({ ...h.deps, targets: { allowPrivate: true } });
@@ -137,6 +150,50 @@ describe('the endpoint cap', () => {
     expect(answers.filter((res) => res.status === 409)).toHaveLength(2 * MAX_ENDPOINTS_PER_OWNER);
     const stored = await h.deps.db.selectFrom('webhook_endpoints').select('id').where('owner_id', '=', owner.id).execute();
     expect(stored).toHaveLength(MAX_ENDPOINTS_PER_OWNER);
+  });
+});
+
+describe('the signature scheme', () => {
+  it('is chosen at registration, shown on every read and stored', async () => {
+    const { api } = await ownerClient();
+    const endpoint = await register(api, { url: PUBLIC_TARGET, signatureScheme: 'standard-webhooks' });
+    expect(endpoint.signatureScheme).toBe('standard-webhooks');
+    expect((await api.get(`${base}/${endpoint.id}`)).body.data.signatureScheme).toBe('standard-webhooks');
+    expect((await api.get(base)).body.data[0].signatureScheme).toBe('standard-webhooks');
+    expect((await findEndpointRow(h.deps.db, endpoint.id)).signature_scheme).toBe('standard-webhooks');
+  });
+
+  it('refuses a scheme it does not know', async () => {
+    const { api } = await ownerClient();
+    expectError(await api.post(base).send({ url: PUBLIC_TARGET, signatureScheme: 'hmac' }), 400, 'invalid_request', 'signatureScheme');
+    const endpoint = await register(api);
+    expectError(await api.patch(`${base}/${endpoint.id}`).send({ signatureScheme: null }), 400, 'invalid_request', 'signatureScheme');
+    expect((await findEndpointRow(h.deps.db, endpoint.id)).signature_scheme).toBe('x-service-signature');
+  });
+
+  it('changes with a patch, both ways, keeping the secret and everything else', async () => {
+    const { api } = await ownerClient();
+    const endpoint = await register(api, { url: PUBLIC_TARGET, enabledEvents: ['item.created'] });
+    const switched = await api.patch(`${base}/${endpoint.id}`).send({ signatureScheme: 'standard-webhooks' });
+    expect(switched.status).toBe(200);
+    expect(switched.body.data).toMatchObject({ signatureScheme: 'standard-webhooks', enabledEvents: ['item.created'], url: PUBLIC_TARGET });
+    expect((await storedSecrets(h.deps.db, endpoint.id)).secret).toBe(endpoint.secret);
+    const back = await api.patch(`${base}/${endpoint.id}`).send({ signatureScheme: 'x-service-signature' });
+    expect(back.body.data.signatureScheme).toBe('x-service-signature');
+    expect((await api.patch(`${base}/${endpoint.id}`).send({ description: 'x' })).body.data.signatureScheme).toBe('x-service-signature');
+  });
+
+  it('switches to Standard Webhooks only once the secret can sign it: a secret stored by hand before is rotated first', async () => {
+    const { owner, api } = await ownerClient();
+    const endpoint = await arrangeEndpoint(h.deps.db, owner, { secret: 'whsec_storedByHandBeforeSecretsWereBase64' });
+    const refused = await api.patch(`${base}/${endpoint.id}`).send({ signatureScheme: 'standard-webhooks', description: 'new' });
+    expectError(refused, 409, 'conflict', 'signatureScheme');
+    expect(refused.body.error.message).toMatch(/rotate the secret/);
+    expect(await findEndpointRow(h.deps.db, endpoint.id)).toMatchObject({ signature_scheme: 'x-service-signature', description: null });
+    expect((await api.post(`${base}/${endpoint.id}/rotate-secret`).send({ overlapSeconds: 0 })).status).toBe(200);
+    expect((await api.patch(`${base}/${endpoint.id}`).send({ signatureScheme: 'standard-webhooks' })).body.data.signatureScheme).toBe(
+      'standard-webhooks',
+    );
   });
 });
 

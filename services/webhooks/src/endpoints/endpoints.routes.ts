@@ -11,6 +11,7 @@ import {
   patchEndpoint,
   recoverOwnedEndpoint,
   rotateSecret,
+  sendTestEvent,
 } from './endpoints.service.js';
 
 const ZEndpointQuery = z.strictObject({ limit: zLimit, cursor: zCursorParam });
@@ -47,6 +48,9 @@ export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void
   router.post(`${base}/:id/rotate-secret`, async (req, res) => {
     const body = parseWith(ZRotate, req.body ?? {}, 'body');
     res.json({ data: await rotateSecret(deps, keyPrincipal(req.principal), req.params.id, body.overlapSeconds) });
+  });
+  router.post(`${base}/:id/test`, async (req, res) => {
+    res.json({ data: await sendTestEvent(deps, keyPrincipal(req.principal), req.params.id) });
   });
   router.post(`${base}/:id/recover`, async (req, res) => {
     res.status(202).json({ data: await recoverOwnedEndpoint(deps, keyPrincipal(req.principal), req.params.id, req.body) });

@@ -23,6 +23,12 @@ export function isPublicAddress(address: string): boolean {
 
 export class TargetRefused extends Error {}
 
+/**
+ * Said with every refusal that the development switch would lift, so that someone trying a receiver on
+ * their own machine learns what to set (`pnpm start` sets it; production keeps it off).
+ */
+export const PRIVATE_TARGETS_SETTING = 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true, for local development only';
+
 export interface TargetPolicy {
   allowPrivate: boolean;
 }
@@ -36,12 +42,12 @@ export function checkTargetUrl(raw: string, policy: TargetPolicy): URL {
     throw new TargetRefused('url: must be an absolute URL');
   }
   if (url.protocol !== 'https:' && !(policy.allowPrivate && url.protocol === 'http:')) {
-    throw new TargetRefused('url: webhook endpoints must use https');
+    throw new TargetRefused(`url: webhook endpoints must use https (http:// targets need ${PRIVATE_TARGETS_SETTING})`);
   }
   if (url.username || url.password) throw new TargetRefused('url: must not contain credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !policy.allowPrivate && !isPublicAddress(host)) {
-    throw new TargetRefused('url: private, loopback and link-local addresses are not allowed');
+    throw new TargetRefused(`url: private, loopback and link-local addresses are not allowed (they need ${PRIVATE_TARGETS_SETTING})`);
   }
   return url;
 }
@@ -61,7 +67,9 @@ export async function checkTargetResolves(url: URL, policy: TargetPolicy): Promi
     throw new TargetRefused(`url: ${host} does not resolve`);
   }
   if (!policy.allowPrivate && addresses.some((entry) => !isPublicAddress(entry.address))) {
-    throw new TargetRefused(`url: ${host} resolves to a private, loopback or link-local address`);
+    throw new TargetRefused(
+      `url: ${host} resolves to a private, loopback or link-local address (such targets need ${PRIVATE_TARGETS_SETTING})`,
+    );
   }
 }
 
@@ -78,7 +86,8 @@ export function safeLookup(policy: TargetPolicy) {
       const chosen = addresses[0];
       if (!chosen) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), '');
       if (!policy.allowPrivate && addresses.some((entry) => !isPublicAddress(entry.address))) {
-        return callback(Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EREFUSED_TARGET' }), '');
+        const refused = new Error(`${hostname} resolves to a non-public address (such targets need ${PRIVATE_TARGETS_SETTING})`);
+        return callback(Object.assign(refused, { code: 'EREFUSED_TARGET' }), '');
       }
       if (options.all) callback(null, [chosen]);
       else callback(null, chosen.address, chosen.family);

@@ -6,6 +6,7 @@ import { HmacKey } from '@partner/signing';
 import { internalCaller, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
 import type { WebhooksDeps } from '../deps.js';
+import { WebhookSender } from '../dispatcher/sender.js';
 import { TEST_SEALING_KEYS } from './webhook-fixtures.js';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -22,19 +23,22 @@ export async function startWebhooksHarness(overrides: Partial<Pick<WebhooksDeps,
   const redisKeys = useRedisPrefix();
   const redis = await connectRedis(testRedisUrl(), () => {});
   const caller = internalCaller('webhooks');
+  const targets = overrides.targets ?? { allowPrivate: false };
+  const now = overrides.now ?? (() => new Date());
+  const sender = new WebhookSender(targets, now);
   const deps: WebhooksDeps = {
     db: database.db,
     redis,
     logger: silentLogger(),
     redisPrefix: redisKeys.prefix,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    now: () => new Date(),
+    now,
     internalPublicKey: caller.publicKey,
     cursorKey: new HmacKey(randomBytes(32).toString('hex')),
     sealing: TEST_SEALING_KEYS,
-    targets: { allowPrivate: false },
+    targets,
+    sender,
     maxEndpointsPerOwner: MAX_ENDPOINTS_PER_OWNER,
-    ...overrides,
   };
   const app = createApp(deps);
 
@@ -55,6 +59,7 @@ export async function startWebhooksHarness(overrides: Partial<Pick<WebhooksDeps,
     caller,
     as,
     close: async () => {
+      await sender.close();
       await redis.quit();
       await redisKeys.cleanup();
       await database.drop();

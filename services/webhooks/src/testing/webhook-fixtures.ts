@@ -1,9 +1,8 @@
-import { randomBase62 } from '@partner/auth';
-import type { TEventType } from '@partner/contracts';
+import type { TEventType, TWebhookSignatureScheme } from '@partner/contracts';
 import { type DeliveryStatus, type Executor, insertOutboxEvent, type Owner } from '@partner/db';
 import { newId } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
-import { SealingKeys } from '@partner/signing';
+import { generateWebhookSecret, SealingKeys } from '@partner/signing';
 import { openEndpointSecret, sealEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import { insertDeliveries, insertWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 
@@ -67,7 +66,14 @@ export async function arrangeGrantedIntegrator(db: Executor, restaurantId: strin
 export async function arrangeEndpoint(
   db: Executor,
   owner: Owner,
-  options: { disabledReason?: string; url?: string; enabledEvents?: string[] } = {},
+  options: {
+    disabledReason?: string;
+    url?: string;
+    enabledEvents?: string[];
+    signatureScheme?: TWebhookSignatureScheme;
+    /** The signing secret in clear (a new one, as the API makes them, unless given). */
+    secret?: string;
+  } = {},
 ) {
   const id = newId('we');
   const row = await insertWebhookEndpoint(db, {
@@ -76,7 +82,8 @@ export async function arrangeEndpoint(
     url: options.url ?? PUBLIC_TARGET,
     enabledEvents: options.enabledEvents ?? ['*'],
     description: null,
-    sealedSecret: sealEndpointSecret(TEST_SEALING_KEYS, id, `whsec_${randomBase62(32)}`),
+    sealedSecret: sealEndpointSecret(TEST_SEALING_KEYS, id, options.secret ?? generateWebhookSecret()),
+    signatureScheme: options.signatureScheme,
   });
   if (options.disabledReason === undefined) return row;
   return (await updateWebhookEndpoint(db, row.id, { status: 'disabled', disabled_reason: options.disabledReason }))!;
