@@ -29,11 +29,7 @@ describe('webhooks end to end', () => {
     await stack.console.updateItem(item.id, { priceCents: 700 });
     await expect.poll(() => receiver.received.length, { timeout: 1000, interval: 10 }).toBe(1);
     expect(receiver.received[0]!.at - changedAt).toBeLessThan(1000);
-    const event = verifyWebhook<{ type: string; data: { itemId: string } }>(
-      receiver.received[0]!.body,
-      receiver.received[0]!.headers['x-service-signature'] as string,
-      created.body.data.secret,
-    );
+    const event = await verifyWebhook(receiver.received[0]!.body, receiver.received[0]!.headers, created.body.data.secret);
     expect(event).toMatchObject({ type: 'item.updated', data: { itemId: item.id } });
     await receiver.close();
   });

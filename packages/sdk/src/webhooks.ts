@@ -1,15 +1,17 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { TEvent } from '@partner/contracts';
 
-// Webhook signatures (spec 6.3): X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=...].
-// The HMAC is keyed with the endpoint's signing secret exactly as shown (whsec_ prefix included) and
-// computed over `${t}.${raw body}`. During a secret rotation the header carries one v1 per valid secret.
+// Webhook signatures, verified on Web Crypto alone so that a receiver runs anywhere (Node, browsers,
+// Deno, edge runtimes). An endpoint signs with one of two schemes:
+// - ours (spec 6.3): `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>[,v1=…]` over
+//   `${t}.${raw body}`, keyed with the secret exactly as shown (`whsec_` included);
+// - Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp` and
+//   `webhook-signature: v1,<base64 HMAC-SHA256>[ v1,…]` over `${id}.${timestamp}.${raw body}`, keyed
+//   with the base64 decoding of what follows `whsec_`.
+// During a secret rotation either scheme carries one signature per valid secret.
 
 export const SIGNATURE_HEADER = 'x-service-signature';
+export const STANDARD_WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
 export const DEFAULT_TOLERANCE_SECONDS = 300;
-
-function computeSignature(secret: string, timestamp: number, body: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
-}
 
 /** Base of the verification errors; `status` is what a receiver should answer (400 or 401). */
 export class WebhookVerificationError extends Error {
@@ -21,7 +23,7 @@ export class WebhookVerificationError extends Error {
     this.name = new.target.name;
   }
 }
-/** The header is missing, or lacks `t` or `v1`: answer 400. */
+/** A signature header is missing or malformed: answer 400. */
 export class WebhookHeaderError extends WebhookVerificationError {
   constructor(message: string) {
     super(message, 400);
@@ -40,47 +42,160 @@ export class WebhookSignatureError extends WebhookVerificationError {
   }
 }
 
-function parseHeader(header: string | undefined | null): { timestamp: number; signatures: string[] } {
-  if (!header) throw new WebhookHeaderError('Missing X-Service-Signature header.');
-  let timestamp: number | null = null;
-  const signatures: string[] = [];
-  for (const part of header.split(',')) {
-    const [name, value, ...extra] = part.trim().split('=');
-    if (extra.length || !value) continue;
-    if (name === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
-    if (name === 'v1') signatures.push(value);
-  }
-  if (timestamp === null) throw new WebhookHeaderError('X-Service-Signature has no valid t= timestamp.');
-  if (!signatures.length) throw new WebhookHeaderError('X-Service-Signature has no v1= signature.');
-  return { timestamp, signatures };
+/** Request headers as any runtime hands them over: a Fetch `Headers`, or Node's (and Express's) object. */
+export type WebhookHeaders = { get(name: string): string | null } | Record<string, string | readonly string[] | undefined>;
+
+export type WebhookScheme = 'service' | 'standard';
+
+export interface VerifyWebhookOptions {
+  /** Seconds the signature's timestamp may be from now (default 300). */
+  toleranceSeconds?: number;
+  /** Milliseconds since the epoch (default `Date.now`). */
+  now?: () => number;
+  /** Which scheme to expect; by default the one whose headers are present. */
+  scheme?: WebhookScheme;
 }
 
-function equalHex(expected: string, given: string): boolean {
-  // Length first (a public fact), then a constant-time comparison of the bytes.
-  if (given.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+type Bytes = Uint8Array<ArrayBuffer>;
+const encoder = new TextEncoder();
+
+function headerOf(headers: WebhookHeaders, name: string): string | null {
+  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get(name);
+  for (const [key, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
+    if (key.toLowerCase() === name) return typeof value === 'string' ? value : (value?.join(', ') ?? null);
+  }
+  return null;
+}
+
+/** The scheme whose headers are present: Standard Webhooks when any `webhook-*` header is and ours is not. */
+export function webhookSchemeOf(headers: WebhookHeaders): WebhookScheme {
+  if (headerOf(headers, SIGNATURE_HEADER) !== null) return 'service';
+  const standard = Object.values(STANDARD_WEBHOOK_HEADERS).some((name) => headerOf(headers, name) !== null);
+  return standard ? 'standard' : 'service';
+}
+
+function concat(prefix: string, body: Uint8Array): Bytes {
+  const head = encoder.encode(prefix);
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head);
+  out.set(body, head.length);
+  return out;
+}
+
+function fromHex(hex: string): Bytes | null {
+  if (!/^[0-9a-f]{64}$/.test(hex)) return null;
+  return Uint8Array.from(hex.match(/../g)!, (pair) => parseInt(pair, 16));
+}
+
+function fromBase64(text: string): Bytes | null {
+  try {
+    return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Verifies a webhook before you parse it: pass the raw body exactly as received, the
- * X-Service-Signature header and your secret (or several, during a rotation). Returns the parsed
- * event; throws a WebhookVerificationError whose `status` is the answer to give.
+ * Whether any signature is an HMAC-SHA256 of `data` under any key. `subtle.verify` compares in
+ * constant time; signatures of the wrong length were dropped before (a public fact).
  */
-export function verifyWebhook<T = unknown>(
-  rawBody: string | Uint8Array,
-  header: string | undefined | null,
-  secrets: string | readonly string[],
-  options: { toleranceSeconds?: number; now?: () => number } = {},
-): T {
-  const { timestamp, signatures } = parseHeader(header);
+async function anyMatches(keys: Bytes[], signatures: Bytes[], data: Bytes): Promise<boolean> {
+  for (const raw of keys) {
+    const key = await globalThis.crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    for (const signature of signatures) {
+      if (signature.length === 32 && (await globalThis.crypto.subtle.verify('HMAC', key, signature, data))) return true;
+    }
+  }
+  return false;
+}
+
+function checkTimestamp(timestamp: number, options: VerifyWebhookOptions): void {
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
   if (Math.abs(nowSeconds - timestamp) > (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) {
     throw new WebhookTimestampError('The signature timestamp is outside the tolerance.');
   }
-  const expected = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) => computeSignature(secret, timestamp, rawBody));
-  if (!expected.some((mac) => signatures.some((given) => equalHex(mac, given)))) {
-    throw new WebhookSignatureError('No signature matches.');
+}
+
+async function verifyServiceSignature(body: Uint8Array, header: string | null, secrets: readonly string[], options: VerifyWebhookOptions) {
+  if (!header) throw new WebhookHeaderError('Missing X-Service-Signature header.');
+  let timestamp: number | null = null;
+  const signatures: Bytes[] = [];
+  let named = 0;
+  for (const part of header.split(',')) {
+    const [name, value, ...extra] = part.trim().split('=');
+    if (extra.length || !value) continue;
+    if (name === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    if (name === 'v1') {
+      named++;
+      const bytes = fromHex(value);
+      if (bytes) signatures.push(bytes);
+    }
   }
-  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
-  return JSON.parse(text) as T;
+  if (timestamp === null) throw new WebhookHeaderError('X-Service-Signature has no valid t= timestamp.');
+  if (!named) throw new WebhookHeaderError('X-Service-Signature has no v1= signature.');
+  checkTimestamp(timestamp, options);
+  const keys = secrets.map((secret) => encoder.encode(secret));
+  if (!(await anyMatches(keys, signatures, concat(`${timestamp}.`, body)))) throw new WebhookSignatureError('No signature matches.');
+}
+
+function standardKey(secret: string): Bytes {
+  const key = fromBase64(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
+  if (!key?.length) throw new TypeError('A Standard Webhooks secret is base64 after whsec_.');
+  return key;
+}
+
+async function verifyStandardSignature(
+  body: Uint8Array,
+  headers: WebhookHeaders,
+  secrets: readonly string[],
+  options: VerifyWebhookOptions,
+) {
+  const id = headerOf(headers, STANDARD_WEBHOOK_HEADERS.id);
+  const timestampHeader = headerOf(headers, STANDARD_WEBHOOK_HEADERS.timestamp);
+  const signatureHeader = headerOf(headers, STANDARD_WEBHOOK_HEADERS.signature);
+  if (!id || !timestampHeader || !signatureHeader) {
+    throw new WebhookHeaderError('Missing webhook-id, webhook-timestamp or webhook-signature header.');
+  }
+  if (!/^\d{1,12}$/.test(timestampHeader.trim())) throw new WebhookHeaderError('webhook-timestamp is not a Unix time in seconds.');
+  const timestamp = Number(timestampHeader.trim());
+  // Space-separated `version,signature` pairs; versions other than v1 (v1a is asymmetric) are not ours to check.
+  const versioned = signatureHeader
+    .split(' ')
+    .map((entry) => entry.split(','))
+    .filter(([version]) => version === 'v1');
+  if (!versioned.length) throw new WebhookHeaderError('webhook-signature has no v1 signature.');
+  checkTimestamp(timestamp, options);
+  const signatures = versioned.flatMap(([, value]) => (value ? (fromBase64(value) ?? []) : []));
+  const keys = secrets.map(standardKey);
+  if (!(await anyMatches(keys, signatures, concat(`${id}.${timestamp}.`, body)))) throw new WebhookSignatureError('No signature matches.');
+}
+
+/**
+ * Verifies a webhook before you parse it, and returns the parsed event. Pass the raw body exactly as
+ * received, the request's headers (a `Headers`, Node's `req.headers`, or just the X-Service-Signature
+ * value) and your secret, or several during a rotation. The scheme is the one whose headers are
+ * present. Throws a WebhookVerificationError whose `status` is the answer to give.
+ */
+export async function verifyWebhook<T = TEvent>(
+  rawBody: string | Uint8Array | ArrayBuffer,
+  headers: WebhookHeaders | string | null | undefined,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): Promise<T> {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (!list.length || list.some((secret) => !secret)) throw new TypeError('verifyWebhook needs at least one non-empty secret.');
+  const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody instanceof Uint8Array ? rawBody : new Uint8Array(rawBody);
+  const given = typeof headers === 'object' && headers !== null ? headers : null;
+  const scheme = options.scheme ?? (given ? webhookSchemeOf(given) : 'service');
+  if (scheme === 'standard') {
+    await verifyStandardSignature(body, given ?? {}, list, options);
+  } else {
+    await verifyServiceSignature(
+      body,
+      given ? headerOf(given, SIGNATURE_HEADER) : ((headers as string | null | undefined) ?? null),
+      list,
+      options,
+    );
+  }
+  return JSON.parse(new TextDecoder().decode(body)) as T;
 }

@@ -1,0 +1,21 @@
+/** A Map that keeps the `max` entries used last. */
+export class LruMap<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}
