@@ -6,6 +6,7 @@ import type {
   ZCreateWebhookEndpoint,
   ZDeliveryStatus,
   ZRecoverWebhookDeliveries,
+  ZRotateWebhookSecret,
   ZUpdateWebhookEndpoint,
   ZWebhookEndpointWithSecret,
 } from '@partner/contracts';
@@ -17,6 +18,7 @@ import { path, type MutationOptions, type RequestOptions, type Transport } from 
 export type CreateWebhookEndpoint = z.input<typeof ZCreateWebhookEndpoint>;
 export type UpdateWebhookEndpoint = z.input<typeof ZUpdateWebhookEndpoint>;
 export type RecoverWebhookDeliveries = z.input<typeof ZRecoverWebhookDeliveries>;
+export type RotateWebhookSecret = z.input<typeof ZRotateWebhookSecret>;
 /** Only the create and rotate answers carry the signing secret: store it then. */
 export type WebhookEndpointWithSecret = z.infer<typeof ZWebhookEndpointWithSecret>;
 
@@ -57,8 +59,16 @@ export class WebhookEndpoints {
   }
 
   /** A new secret; the old one keeps signing alongside it for `overlapSeconds` (default 24 h). */
-  rotateSecret(id: string, body: { overlapSeconds?: number } = {}, options: MutationOptions = {}): Promise<WebhookEndpointWithSecret> {
+  rotateSecret(id: string, body: RotateWebhookSecret = {}, options: MutationOptions = {}): Promise<WebhookEndpointWithSecret> {
     return this.transport.data('POST', path`/v1/partner/webhook-endpoints/${id}/rotate-secret`, { ...options, body });
+  }
+
+  /**
+   * Sends the endpoint a signed `ping` event now and answers with its delivery (status, response
+   * status, duration): one attempt, never retried.
+   */
+  test(id: string, options: MutationOptions = {}): Promise<TWebhookDelivery> {
+    return this.transport.data('POST', path`/v1/partner/webhook-endpoints/${id}/test`, options);
   }
 
   /** Sends again every event the endpoint has not received since `since` (once per event). */

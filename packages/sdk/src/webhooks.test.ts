@@ -125,10 +125,10 @@ describe('Standard Webhooks', () => {
   });
 
   it('picks the scheme from the headers present', () => {
-    expect(webhookSchemeOf(standard('v1,x'))).toBe('standard');
-    expect(webhookSchemeOf({ 'webhook-id': 'evt_1' })).toBe('standard');
-    expect(webhookSchemeOf({ 'x-service-signature': 't=1,v1=x' })).toBe('service');
-    expect(webhookSchemeOf(new Headers())).toBe('service');
+    expect(webhookSchemeOf(standard('v1,x'))).toBe('standard-webhooks');
+    expect(webhookSchemeOf({ 'webhook-id': 'evt_1' })).toBe('standard-webhooks');
+    expect(webhookSchemeOf({ 'x-service-signature': 't=1,v1=x' })).toBe('x-service-signature');
+    expect(webhookSchemeOf(new Headers())).toBe('x-service-signature');
   });
 
   it.each([
@@ -159,6 +159,13 @@ describe('Standard Webhooks', () => {
     const error = await refusal(verifyWebhook(body, headers, secret, { now: NOW }));
     expect(error).toBeInstanceOf(WebhookSignatureError);
     expect(error.status).toBe(401);
+  });
+
+  it('verifies the scheme it is told to expect', async () => {
+    const headers = { ...standard(`v1,${B64_VECTOR}`), 'x-service-signature': `t=${T},v1=${B64_SERVICE_VECTOR}` };
+    expect(await verifyWebhook(BODY, headers, B64_SECRET, { now: NOW, scheme: 'standard-webhooks' })).toEqual({ id: 'evt_1' });
+    const wrong = await refusal(verifyWebhook(BODY, standard(`v1,${B64_VECTOR}`), B64_SECRET, { now: NOW, scheme: 'x-service-signature' }));
+    expect(wrong).toBeInstanceOf(WebhookHeaderError);
   });
 
   it('tells a secret that is not base64 apart from a bad signature', async () => {

@@ -1,4 +1,4 @@
-import type { TEvent } from '@partner/contracts';
+import type { TWebhookEvent, TWebhookSignatureScheme } from '@partner/contracts';
 
 // Webhook signatures, verified on Web Crypto alone so that a receiver runs anywhere (Node, browsers,
 // Deno, edge runtimes). An endpoint signs with one of two schemes:
@@ -45,15 +45,13 @@ export class WebhookSignatureError extends WebhookVerificationError {
 /** Request headers as any runtime hands them over: a Fetch `Headers`, or Node's (and Express's) object. */
 export type WebhookHeaders = { get(name: string): string | null } | Record<string, string | readonly string[] | undefined>;
 
-export type WebhookScheme = 'service' | 'standard';
-
 export interface VerifyWebhookOptions {
   /** Seconds the signature's timestamp may be from now (default 300). */
   toleranceSeconds?: number;
   /** Milliseconds since the epoch (default `Date.now`). */
   now?: () => number;
-  /** Which scheme to expect; by default the one whose headers are present. */
-  scheme?: WebhookScheme;
+  /** Which scheme to expect (the endpoint's `signatureScheme`); by default the one whose headers are present. */
+  scheme?: TWebhookSignatureScheme;
 }
 
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -68,10 +66,10 @@ function headerOf(headers: WebhookHeaders, name: string): string | null {
 }
 
 /** The scheme whose headers are present: Standard Webhooks when any `webhook-*` header is and ours is not. */
-export function webhookSchemeOf(headers: WebhookHeaders): WebhookScheme {
-  if (headerOf(headers, SIGNATURE_HEADER) !== null) return 'service';
+export function webhookSchemeOf(headers: WebhookHeaders): TWebhookSignatureScheme {
+  if (headerOf(headers, SIGNATURE_HEADER) !== null) return 'x-service-signature';
   const standard = Object.values(STANDARD_WEBHOOK_HEADERS).some((name) => headerOf(headers, name) !== null);
-  return standard ? 'standard' : 'service';
+  return standard ? 'standard-webhooks' : 'x-service-signature';
 }
 
 function concat(prefix: string, body: Uint8Array): Bytes {
@@ -176,7 +174,7 @@ async function verifyStandardSignature(
  * value) and your secret, or several during a rotation. The scheme is the one whose headers are
  * present. Throws a WebhookVerificationError whose `status` is the answer to give.
  */
-export async function verifyWebhook<T = TEvent>(
+export async function verifyWebhook<T = TWebhookEvent>(
   rawBody: string | Uint8Array | ArrayBuffer,
   headers: WebhookHeaders | string | null | undefined,
   secrets: string | readonly string[],
@@ -186,8 +184,8 @@ export async function verifyWebhook<T = TEvent>(
   if (!list.length || list.some((secret) => !secret)) throw new TypeError('verifyWebhook needs at least one non-empty secret.');
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody instanceof Uint8Array ? rawBody : new Uint8Array(rawBody);
   const given = typeof headers === 'object' && headers !== null ? headers : null;
-  const scheme = options.scheme ?? (given ? webhookSchemeOf(given) : 'service');
-  if (scheme === 'standard') {
+  const scheme = options.scheme ?? (given ? webhookSchemeOf(given) : 'x-service-signature');
+  if (scheme === 'standard-webhooks') {
     await verifyStandardSignature(body, given ?? {}, list, options);
   } else {
     await verifyServiceSignature(
