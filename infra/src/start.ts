@@ -28,6 +28,9 @@ const env = {
   MENU_PAGE_KEY_SECRET: process.env.MENU_PAGE_KEY_SECRET ?? state.menuPageKeySecret,
   VIEW_TOKEN_SECRET: process.env.VIEW_TOKEN_SECRET ?? state.viewTokenSecret,
   WEBHOOK_SEALING_KEYS: process.env.WEBHOOK_SEALING_KEYS ?? state.webhookSealingKeys,
+  // A receiver on this machine (http://localhost:3000/hooks) can be registered and sent to. Production
+  // leaves it unset: https and public addresses only.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
   // Locally there is usually no model: the demo page's widget then answers from the sandbox.
   MENU_PAGE_KEY_ENVIRONMENT: process.env.MENU_PAGE_KEY_ENVIRONMENT ?? (process.env.OPENAI_API_KEY ? 'live' : 'test'),
   ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
@@ -67,6 +70,31 @@ async function waitForHealth(name: string, port: string, child: ChildProcess): P
   throw new Error(`${name} did not become healthy; see .data/logs/${name}.log`);
 }
 
+// Ctrl-C reaches the whole foreground process group, the services included; SIGTERM only this process.
+// Either way every service is asked to stop (SIGTERM: in-flight requests finish), killed if it has not
+// within 10 s, and the launcher exits 0 with one line: an interrupted stack is no failure. A second
+// Ctrl-C kills what is left at once. Registered first, so a signal during the migration is clean too.
+const children: { name: string; port: string; child: ChildProcess }[] = [];
+let stopping = false;
+const exited = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+const killAll = () => {
+  for (const { child } of children) child.kill('SIGKILL');
+};
+const stopAll = (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  for (const { child } of children) child.kill('SIGTERM');
+  setTimeout(killAll, 10_000).unref();
+  void Promise.all(children.map(({ child }) => exited(child))).then(() => {
+    if (code === 0) console.log('\nstopped');
+    process.exit(code);
+  });
+};
+const onSignal = () => (stopping ? killAll() : stopAll(0));
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
 await ensureDatabase(env.DATABASE_URL);
 const db = createDb({ url: env.DATABASE_URL, max: 1 });
 const migration = await migrateToLatest(db);
@@ -82,7 +110,8 @@ const services = [
   ['concierge', env.CONCIERGE_PORT],
   ['gateway', env.GATEWAY_PORT],
 ] as const;
-const children = services.map(([name, port]) => {
+for (const [name, port] of services) {
+  if (stopping) break;
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'dist', 'main.js')], {
     env: { ...process.env, ...env, PUBLIC_BASE_URL: gatewayUrl },
@@ -90,20 +119,8 @@ const children = services.map(([name, port]) => {
   });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  return { name, port, child };
-});
-
-let stopping = false;
-const stopAll = (code: number) => {
-  if (stopping) return;
-  stopping = true;
-  for (const { child } of children) child.kill('SIGTERM');
-  void Promise.all(
-    children.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
-  ).then(() => process.exit(code));
-};
-process.on('SIGINT', () => stopAll(0));
-process.on('SIGTERM', () => stopAll(0));
+  children.push({ name, port, child });
+}
 
 try {
   await Promise.all(children.map(({ name, port, child }) => waitForHealth(name, port, child)));
@@ -118,12 +135,17 @@ try {
   state.demo = await seedDemo({ consoleUrl, adminToken: env.CONSOLE_ADMIN_TOKEN, previous: state.demo, gatewayUrl });
   saveLocalState(state);
 } catch (err) {
-  console.error(err instanceof Error ? err.message : err);
+  // Stopping on a signal breaks the health checks and the seed; that is no error to report.
+  if (!stopping) console.error(err instanceof Error ? err.message : err);
   stopAll(1);
   await new Promise(() => {});
 }
 
 const demo = state.demo!;
+// The service reads the flag as zBoolFlag does: true, 1 or yes.
+const privateTargetsLine = ['true', '1', 'yes'].includes(env.WEBHOOK_ALLOW_PRIVATE_TARGETS)
+  ? `http:// and private targets allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS=${env.WEBHOOK_ALLOW_PRIVATE_TARGETS}; local development only)`
+  : `https and public targets only (WEBHOOK_ALLOW_PRIVATE_TARGETS=${env.WEBHOOK_ALLOW_PRIVATE_TARGETS})`;
 console.log(`
 Partner platform is running.
 
@@ -131,6 +153,7 @@ Partner platform is running.
   console   ${consoleUrl}        (admin API; token below)
   services  catalog :${env.CATALOG_PORT}  webhooks :${env.WEBHOOKS_PORT}  concierge :${env.CONCIERGE_PORT}
   logs      .data/logs/<service>.log
+  webhooks  ${privateTargetsLine}
 
 Demo restaurant ${demo.restaurantId}
   secret test key       ${demo.secretKey}
@@ -146,6 +169,9 @@ Try it:
   curl -s "${gatewayUrl}/v1/partner/restaurants/${demo.restaurantId}/items?limit=2" -H "Authorization: Bearer ${demo.secretKey}"
   curl -sN ${gatewayUrl}/v1/partner/restaurants/${demo.restaurantId}/concierge/chat -H "Authorization: Bearer ${demo.secretKey}" \\
     -H 'content-type: application/json' -d '{"message":"Anything with salmon?"}'
+  curl -s ${gatewayUrl}/v1/partner/webhook-endpoints -H "Authorization: Bearer ${demo.secretKey}" \\
+    -H 'content-type: application/json' -d '{"url":"http://localhost:3000/hooks"}'
+  curl -s -X POST ${gatewayUrl}/v1/partner/webhook-endpoints/<we_…>/test -H "Authorization: Bearer ${demo.secretKey}"
   pnpm console key create --restaurant ${demo.restaurantId} --type secret --env test --name "my key"
 
 Ctrl-C stops everything.

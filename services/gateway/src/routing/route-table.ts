@@ -45,6 +45,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', pattern: '/v1/partner/webhook-endpoints/:id', access: secret('webhooks:manage'), target: to('webhooks') },
   { method: 'POST', pattern: '/v1/partner/webhook-endpoints/:id/rotate-secret', access: secret('webhooks:manage'), target: to('webhooks') },
   { method: 'POST', pattern: '/v1/partner/webhook-endpoints/:id/recover', access: secret('webhooks:manage'), target: to('webhooks') },
+  { method: 'POST', pattern: '/v1/partner/webhook-endpoints/:id/test', access: secret('webhooks:manage'), target: to('webhooks') },
   { method: 'GET', pattern: '/v1/partner/webhook-deliveries', access: secret('webhooks:manage'), target: to('webhooks') },
   { method: 'POST', pattern: '/v1/partner/webhook-deliveries/:id/resend', access: secret('webhooks:manage'), target: to('webhooks') },
 
