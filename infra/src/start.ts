@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDb, migrateToLatest } from '@partner/db';
@@ -74,10 +74,11 @@ async function waitForHealth(name: string, port: string, child: ChildProcess): P
 // Either way every service is asked to stop (SIGTERM: in-flight requests finish), killed if it has not
 // within 10 s, and the launcher exits 0 with one line: an interrupted stack is no failure. A second
 // Ctrl-C kills what is left at once. Registered first, so a signal during the migration is clean too.
-const children: { name: string; port: string; child: ChildProcess }[] = [];
+const children: { name: string; port: string; child: ChildProcess; log: WriteStream }[] = [];
 let stopping = false;
-const exited = (child: ChildProcess) =>
-  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+// Gone, and its last log lines written (the pipe into the log file drains after the process exits).
+const exited = ({ log }: { log: WriteStream }) =>
+  new Promise<void>((resolve) => (log.closed ? resolve() : log.once('close', () => resolve())));
 const killAll = () => {
   for (const { child } of children) child.kill('SIGKILL');
 };
@@ -86,7 +87,7 @@ const stopAll = (code: number) => {
   stopping = true;
   for (const { child } of children) child.kill('SIGTERM');
   setTimeout(killAll, 10_000).unref();
-  void Promise.all(children.map(({ child }) => exited(child))).then(() => {
+  void Promise.all(children.map(exited)).then(() => {
     if (code === 0) console.log('\nstopped');
     process.exit(code);
   });
@@ -117,9 +118,10 @@ for (const [name, port] of services) {
     env: { ...process.env, ...env, PUBLIC_BASE_URL: gatewayUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  children.push({ name, port, child });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  child.once('close', () => log.end());
+  children.push({ name, port, child, log });
 }
 
 try {
