@@ -13,6 +13,7 @@ import { loadConsoleConfig, startConsole } from '@partner/console';
 import { ConsoleClient } from '@partner/console/client';
 import { loadGatewayConfig, startGateway } from '@partner/gateway';
 import { loadWebhooksConfig, startWebhooks } from '@partner/webhooks';
+import { watchAnswers } from './openapi-conformance.js';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -112,6 +113,8 @@ export async function startStack(
     };
     gateways.push(track(await startGateway(loadGatewayConfig(gatewayEnv), { clock: options.gatewayClock })));
   }
+  // Every answer a gateway gives is checked against the OpenAPI document when the stack stops.
+  const conformance = watchAnswers(gateways.map((gateway) => gateway.port));
   const redis = await connectRedis(REDIS_URL, () => {});
   const consoleUrl = url(consoleService);
   return {
@@ -140,6 +143,7 @@ export async function startStack(
       await redis.quit();
       await database.drop();
       await rm(assetDir, { recursive: true, force: true });
+      conformance.verify();
     },
   };
 }

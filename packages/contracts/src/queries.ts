@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEventType } from './events.js';
+import { ZDeliveryEventType } from './events.js';
 import { zId } from './ids.js';
 import { ZItemStatus } from './resources.js';
 import { ZDeliveryStatus } from './webhooks.js';
@@ -58,6 +58,6 @@ export const ZDeliveryListQuery = z.strictObject({
   cursor: zCursorParam,
   endpointId: zId('we').optional(),
   eventId: zId('evt').optional(),
-  eventType: ZEventType.optional(),
+  eventType: ZDeliveryEventType.optional(),
   status: ZDeliveryStatus.optional(),
 });

@@ -9,7 +9,6 @@ export * from './invalidated-cache.js';
 export * from './key-invalidations.js';
 export * from './lifecycle.js';
 export * from './logger.js';
-export * from './pagination.js';
 export * from './redis.js';
 export * from './service-app.js';
 export * from './service-deps.js';

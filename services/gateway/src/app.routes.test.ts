@@ -252,6 +252,7 @@ describe('every route of the table', () => {
       'DELETE /v1/partner/webhook-endpoints/:id': 'secret webhooks:manage',
       'POST /v1/partner/webhook-endpoints/:id/rotate-secret': 'secret webhooks:manage',
       'POST /v1/partner/webhook-endpoints/:id/recover': 'secret webhooks:manage',
+      'POST /v1/partner/webhook-endpoints/:id/test': 'secret webhooks:manage',
       'GET /v1/partner/webhook-deliveries': 'secret webhooks:manage',
       'POST /v1/partner/webhook-deliveries/:id/resend': 'secret webhooks:manage',
       'POST /v1/partner/restaurants/:id/concierge/chat': 'secret concierge:chat',

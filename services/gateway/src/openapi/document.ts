@@ -17,7 +17,7 @@ import {
   ZConciergeBootstrap,
   ZEmbedItem,
   ZErrorBody,
-  ZEvent,
+  ZWebhookEvent,
   ZItem,
   ZItemDetail,
   ZKeyMetadata,
@@ -159,7 +159,8 @@ export const ZConciergeStreamEvent = z
       'A message of the stream, shown as its `event:` field and its `data:` field parsed as JSON. On the wire: `event: delta\\ndata: {"text":"…"}\\n\\n`. A line starting with `:` is a heartbeat; ignore it.',
   });
 
-const FILE_TYPES = ['model/vnd.usdz+zip', 'model/gltf-binary', 'image/png'];
+/** The files catalog serves (`ASSET_FILES` of @partner/assets; e2e's conformance check holds the two together). */
+const FILE_TYPES = ['model/vnd.usdz+zip', 'model/gltf-binary', 'image/png', 'image/jpeg', 'image/webp'];
 
 function successResponses(route: Route, success: Success, conditional: boolean): Responses {
   const headers = answerHeaders(route.access, conditional ? { ETag: HEADERS.etag } : {});
@@ -263,14 +264,14 @@ function paths(routes: readonly Route[]): ZodOpenApiPathsObject {
 /** Every event a webhook endpoint can receive, as the `webhooks` of the document. */
 function webhooks(): ZodOpenApiPathsObject {
   const out: ZodOpenApiPathsObject = {};
-  for (const event of ZEvent.options) {
+  for (const event of ZWebhookEvent.options) {
     const type = event.shape.type.value;
     out[type] = {
       post: {
         operationId: `webhook_${type.replace('.', '_')}`,
         tags: ['Webhooks'],
         summary: `${type} event`,
-        security: [{ serviceSignature: [] }],
+        security: [{ serviceSignature: [] }, { standardWebhooks: [] }],
         requestBody: { required: true, content: { 'application/json': { schema: event } } },
         responses: {
           '200': { description: 'Any 2xx answer within 10 seconds acknowledges the event; anything else is retried.' },
@@ -294,11 +295,15 @@ const TAGS: { name: Tag; description: string }[] = [
 
 /**
  * Response schemas admit fields added later (clients ignore what they do not know); request bodies
- * stay strict, as the API refuses unknown fields.
+ * stay strict, as the API refuses unknown fields. zod names some string checks as formats JSON Schema
+ * does not know (`starts_with`); their `pattern` says the same in the standard's words.
  */
-const openResponses = ({ jsonSchema, io }: { jsonSchema: Record<string, unknown>; io: 'input' | 'output' }) => {
+const adjustSchema = ({ jsonSchema, io }: { jsonSchema: Record<string, unknown>; io: 'input' | 'output' }) => {
   if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  if (jsonSchema.format && jsonSchema.pattern && typeof jsonSchema.format === 'string' && !STANDARD_FORMATS.has(jsonSchema.format))
+    delete jsonSchema.format;
 };
+const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'uri', 'uuid', 'ipv4', 'ipv6', 'hostname', 'regex']);
 
 export type OpenApiDocument = oas32.OpenAPIObject;
 
@@ -311,7 +316,6 @@ export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDoc
         version,
         summary: 'Restaurant menus, true-to-size 3D dish models, webhooks and the AI concierge.',
         description: `${INTRODUCTION}\n\n${GUIDES}`,
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: options.serverUrl }],
       tags: TAGS,
@@ -331,6 +335,13 @@ export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDoc
             name: 'X-Service-Signature',
             description:
               'How we sign what we send you: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "{t}.{raw body}" keyed with the endpoint secret>`, one `v1` per valid secret during a rotation. Verify it before you trust the body.',
+          },
+          standardWebhooks: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'webhook-signature',
+            description:
+              'For endpoints with `signatureScheme: "standard-webhooks"` (www.standardwebhooks.com): `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{raw body}">`, keyed with the base64-decoded part of the secret after `whsec_`. The standardwebhooks and svix libraries verify it.',
           },
           publishableKey: {
             type: 'http',
@@ -359,7 +370,7 @@ export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDoc
         },
       },
     },
-    { override: openResponses },
+    { override: adjustSchema },
   );
 }
 

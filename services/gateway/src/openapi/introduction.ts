@@ -1,7 +1,6 @@
 // The reference's opening text (Markdown, rendered at /docs).
 
-export const INTRODUCTION = `Restaurant menus, items and true-to-size 3D models of dishes, for the point-of-sale systems, ordering
-apps and agencies that work for restaurants.
+export const INTRODUCTION = `For the point-of-sale systems, ordering apps and agencies that work for restaurants.
 
 - **Authentication**: \`Authorization: Bearer <key>\`. Secret keys (\`svc_sk_…\`) stay on your server;
   publishable keys (\`svc_pk_…\`) are for web pages and reach only the embed routes, from the origins

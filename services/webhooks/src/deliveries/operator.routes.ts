@@ -1,10 +1,10 @@
 import type { Router } from 'express';
-import { AppError, ZEnableWebhookEndpoint, ZRecoverWebhookDeliveries } from '@partner/contracts';
+import { AppError, ZDeliveryListQuery, ZEnableWebhookEndpoint, ZRecoverWebhookDeliveries } from '@partner/contracts';
 import { parseWith, requireOperator } from '@partner/http';
 import type { WebhooksDeps } from '../deps.js';
 import { findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 import { recoverDeliveries, recoverEndpoint, recoveryRange } from './recovery.js';
-import { listDeliveries, presentWebhookEndpoint, resendDelivery, ZDeliveryQuery } from './webhook-records.js';
+import { listDeliveries, presentWebhookEndpoint, resendDelivery } from './webhook-records.js';
 
 /**
  * The dashboard's webhook actions, for any owner. Console calls them with an operator token: the
@@ -16,7 +16,7 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
     next();
   });
   router.get('/internal/webhook-deliveries', async (req, res) => {
-    res.json(await listDeliveries(deps, null, parseWith(ZDeliveryQuery, req.query, 'query')));
+    res.json(await listDeliveries(deps, null, parseWith(ZDeliveryListQuery, req.query, 'query')));
   });
   router.post('/internal/webhook-deliveries/:id/resend', async (req, res) => {
     res.status(201).json({ data: await resendDelivery(deps, null, req.params.id) });

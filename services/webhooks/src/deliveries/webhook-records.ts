@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { AppError, ZDeliveryEventType, ZDeliveryStatus, zId, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
+import { AppError, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
 import {
   type Executor,
   findGrantedPairs,
@@ -8,7 +7,7 @@ import {
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
 } from '@partner/db';
-import { newId, zCursorParam, zLimit } from '@partner/http';
+import { newId } from '@partner/http';
 import { decodeListCursor, encodeListCursor, type HmacKey } from '@partner/signing';
 import {
   type DeliveryFilter,
@@ -21,15 +20,6 @@ import {
 
 // Webhook records as both the Partner API (an owner's own) and the dashboard (console's operator
 // routes, any owner) show them.
-
-export const ZDeliveryQuery = z.strictObject({
-  limit: zLimit,
-  cursor: zCursorParam,
-  endpointId: zId('we').optional(),
-  eventId: zId('evt').optional(),
-  eventType: ZDeliveryEventType.optional(),
-  status: ZDeliveryStatus.optional(),
-});
 
 export const presentWebhookEndpoint = (row: WebhookEndpointRow): TWebhookEndpoint => ({
   id: row.id,

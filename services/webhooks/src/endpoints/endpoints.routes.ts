@@ -1,7 +1,6 @@
 import type { Router } from 'express';
-import { z } from 'zod';
-import { keyPrincipal, parseWith, zCursorParam, zLimit } from '@partner/http';
-import { ZCreateWebhookEndpoint, ZUpdateWebhookEndpoint } from '@partner/contracts';
+import { keyPrincipal, parseWith } from '@partner/http';
+import { ZCreateWebhookEndpoint, ZListQuery, ZRotateWebhookSecret, ZUpdateWebhookEndpoint } from '@partner/contracts';
 import type { WebhooksDeps } from '../deps.js';
 import {
   createEndpoint,
@@ -14,17 +13,6 @@ import {
   sendTestEvent,
 } from './endpoints.service.js';
 
-const ZEndpointQuery = z.strictObject({ limit: zLimit, cursor: zCursorParam });
-
-const ZRotate = z.strictObject({
-  overlapSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(7 * 24 * 3600)
-    .optional(),
-});
-
 export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void {
   const base = '/v1/partner/webhook-endpoints';
   router.post(base, async (req, res) => {
@@ -33,7 +21,7 @@ export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void
       .json({ data: await createEndpoint(deps, keyPrincipal(req.principal), parseWith(ZCreateWebhookEndpoint, req.body, 'body')) });
   });
   router.get(base, async (req, res) => {
-    res.json(await listEndpoints(deps, keyPrincipal(req.principal), parseWith(ZEndpointQuery, req.query, 'query')));
+    res.json(await listEndpoints(deps, keyPrincipal(req.principal), parseWith(ZListQuery, req.query, 'query')));
   });
   router.get(`${base}/:id`, async (req, res) => {
     res.json({ data: await getEndpoint(deps, keyPrincipal(req.principal), req.params.id) });
@@ -46,7 +34,7 @@ export function registerEndpointRoutes(router: Router, deps: WebhooksDeps): void
     res.json({ data: await deleteEndpoint(deps, keyPrincipal(req.principal), req.params.id) });
   });
   router.post(`${base}/:id/rotate-secret`, async (req, res) => {
-    const body = parseWith(ZRotate, req.body ?? {}, 'body');
+    const body = parseWith(ZRotateWebhookSecret, req.body ?? {}, 'body');
     res.json({ data: await rotateSecret(deps, keyPrincipal(req.principal), req.params.id, body.overlapSeconds) });
   });
   router.post(`${base}/:id/test`, async (req, res) => {

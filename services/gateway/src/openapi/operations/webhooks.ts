@@ -79,6 +79,16 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpointWithSecret), description: 'The endpoint, with its new secret.' },
     errors: ['invalid_request', 'not_found', ...idempotent],
   },
+  'POST /v1/partner/webhook-endpoints/:id/test': {
+    operationId: 'sendTestWebhook',
+    tag: 'Webhooks',
+    summary: 'Send a test event',
+    description:
+      'Sends a signed `ping` event to this endpoint now, whatever events it subscribes to, and answers with the delivery: `status` and `responseStatus` say how your endpoint answered. One attempt, never retried; it shows in the delivery log.',
+    path: endpointId,
+    success: { kind: 'json', status: 200, schema: zData(ZWebhookDelivery), description: 'The delivery, with the outcome of its attempt.' },
+    errors: ['not_found', ...idempotent],
+  },
   'POST /v1/partner/webhook-endpoints/:id/recover': {
     operationId: 'recoverWebhookDeliveries',
     tag: 'Webhooks',

@@ -1,0 +1,204 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { createParser } from 'eventsource-parser';
+import { type ErrorCode, statusFor, ZErrorBody, ZErrorCode } from '@partner/contracts';
+
+// Holds the OpenAPI document to what the gateway really answers: every answer the end-to-end suite
+// receives through a gateway of the stack is checked against the operation it belongs to (status,
+// content type, body; each event of a stream), errors included. A stack fails its `stop()` with the
+// answers that did not conform.
+
+const DOCUMENT_FILE = new URL('../../docs/openapi.json', import.meta.url);
+
+interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+type Json = Record<string, any>;
+
+const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'];
+
+/** The document, compiled once per process: paths as patterns, schemas by JSON pointer. */
+class DocumentValidator {
+  private readonly document: Json = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8'));
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly paths = Object.keys(this.document.paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{path\}$/, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+
+  constructor() {
+    (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
+    this.ajv.addSchema(this.document, 'openapi');
+  }
+
+  /** What is wrong with an answer, or null when it conforms. */
+  check(exchange: Exchange): string | null {
+    if (!exchange.path.startsWith('/v1/') && !exchange.path.startsWith('/menu/')) return null; // scripts, health, the reference
+    if (exchange.path === '/v1/openapi.json') return null;
+    // CORS preflights are the browser's business, answered for embed routes; no operation of the API.
+    if (exchange.method === 'OPTIONS') return null;
+    const operation = this.operationOf(exchange);
+    // No such route (or no such method on it): still the error envelope, with a code of ours.
+    if (!operation) return checkUnrouted(exchange);
+    const responseKey = String(exchange.status);
+    let response = operation.node.responses?.[responseKey];
+    if (!response) return `${operation.name} answered ${exchange.status}, which the document does not list`;
+    let pointer = `${operation.pointer}/responses/${responseKey}`;
+    if (response.$ref) {
+      pointer = response.$ref;
+      response = this.resolve(response.$ref);
+    }
+    if (!response.content)
+      return exchange.body.length && exchange.method !== 'HEAD'
+        ? `${operation.name} ${exchange.status} has a body the document does not describe`
+        : null;
+    const type = Object.keys(response.content).find((name) => exchange.contentType.startsWith(name));
+    if (!type)
+      return `${operation.name} ${exchange.status} answered ${exchange.contentType || 'no content type'}, the document lists ${Object.keys(response.content).join(', ')}`;
+    if (exchange.method === 'HEAD') return null;
+    const schemaPointer = `${pointer}/content/${type.replace('/', '~1')}/schema`;
+    if (type === 'application/json') return this.validate(exchange, schemaPointer, operation.name);
+    if (type === 'text/event-stream') return this.validateStream(exchange, schemaPointer, operation.name);
+    return null;
+  }
+
+  private operationOf({ method, path }: Exchange) {
+    const lower = method.toLowerCase();
+    for (const { template, pattern } of this.paths) {
+      if (!pattern.test(path) || !METHODS.includes(lower)) continue;
+      const node = this.document.paths[template][lower];
+      if (node)
+        return { node, name: `${method} ${template}`, pointer: `#/paths/${template.replaceAll('~', '~0').replaceAll('/', '~1')}/${lower}` };
+    }
+    return null;
+  }
+
+  private resolve(ref: string): Json {
+    return ref
+      .slice(2)
+      .split('/')
+      .reduce((node: Json, part) => node[part.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
+  }
+
+  private schema(pointer: string): ValidateFunction {
+    let validate = this.compiled.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi${pointer}` });
+      this.compiled.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  private validate(exchange: Exchange, pointer: string, name: string): string | null {
+    let body: unknown;
+    try {
+      body = JSON.parse(exchange.body.toString('utf8'));
+    } catch {
+      return `${name} ${exchange.status} is not JSON`;
+    }
+    const validate = this.schema(pointer);
+    if (validate(body)) return null;
+    return `${name} ${exchange.status}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 400)}`;
+  }
+
+  private validateStream(exchange: Exchange, pointer: string, name: string): string | null {
+    const problems: string[] = [];
+    const validate = this.schema(pointer);
+    const parser = createParser({
+      onEvent: (message) => {
+        const event = { event: message.event ?? 'message', data: JSON.parse(message.data) as unknown };
+        if (!validate(event)) problems.push(`${message.event}: ${this.ajv.errorsText(validate.errors)} in ${message.data.slice(0, 200)}`);
+      },
+    });
+    parser.feed(exchange.body.toString('utf8'));
+    return problems.length ? `${name} stream: ${problems.join('; ')}` : null;
+  }
+}
+
+function checkUnrouted(exchange: Exchange): string | null {
+  const where = `${exchange.method} ${exchange.path} (no such operation)`;
+  if (exchange.status < 400) return `${where} answered ${exchange.status}`;
+  const parsed = ZErrorBody.safeParse(safeJson(exchange.body));
+  if (!parsed.success) return `${where} ${exchange.status} is not the error envelope`;
+  const code = parsed.data.error.code;
+  return ZErrorCode.safeParse(code).success && statusFor(code as ErrorCode) === exchange.status
+    ? null
+    : `${where} answered ${exchange.status} ${code}`;
+}
+
+function safeJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+let validator: DocumentValidator | null = null;
+
+/** Bodies worth keeping: what the document describes with a schema (files are checked by type only). */
+const captured = (contentType: string) => contentType.startsWith('application/json') || contentType.startsWith('text/event-stream');
+
+/**
+ * Records every answer that servers listening on `ports` of this process give, and checks them on
+ * `verify()`. Node's HTTP diagnostics channels see each request; the body is copied as it is written.
+ */
+export function watchAnswers(ports: number[]) {
+  validator ??= new DocumentValidator();
+  const checker = validator;
+  const problems: string[] = [];
+  const watched = new Set(ports);
+  const onRequest = (message: unknown) => {
+    const { request, response } = message as { request: IncomingMessage; response: ServerResponse };
+    if (!watched.has(request.socket.localPort ?? -1)) return;
+    const chunks: Buffer[] = [];
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
+      if (!captured(String(response.getHeader('content-type') ?? ''))) return;
+      chunks.push(
+        Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
+    };
+    const write = response.write.bind(response);
+    const end = response.end.bind(response);
+    response.write = ((chunk: unknown, ...rest: unknown[]) => (
+      keep(chunk, rest[0]),
+      write(chunk, ...(rest as [never]))
+    )) as typeof response.write;
+    response.end = ((chunk?: unknown, ...rest: unknown[]) => (
+      keep(chunk, rest[0]),
+      end(chunk as never, ...(rest as [never]))
+    )) as typeof response.end;
+    // `close` also ends a stream its client gave up on: the events it did receive are checked.
+    response.once('close', () => {
+      const exchange: Exchange = {
+        method: request.method ?? 'GET',
+        path: new URL(request.url ?? '/', 'http://gateway').pathname,
+        status: response.statusCode,
+        contentType: String(response.getHeader('content-type') ?? ''),
+        body: Buffer.concat(chunks),
+      };
+      const problem = checker.check(exchange);
+      if (problem) problems.push(problem);
+    });
+  };
+  subscribe('http.server.request.start', onRequest);
+  return {
+    /** Throws with every answer that did not conform to the document. */
+    verify() {
+      unsubscribe('http.server.request.start', onRequest);
+      if (problems.length) {
+        throw new Error(`${problems.length} answer(s) do not conform to docs/openapi.json:\n- ${[...new Set(problems)].join('\n- ')}`);
+      }
+    },
+  };
+}
