@@ -18,6 +18,8 @@ interface Exchange {
   path: string;
   status: number;
   contentType: string;
+  /** Names in lower case, as Node keeps them. */
+  headers: Record<string, unknown>;
   body: Buffer;
 }
 
@@ -185,6 +187,7 @@ export function watchAnswers(ports: number[]) {
         path: new URL(request.url ?? '/', 'http://gateway').pathname,
         status: response.statusCode,
         contentType: String(response.getHeader('content-type') ?? ''),
+        headers: response.getHeaders(),
         body: Buffer.concat(chunks),
       };
       const problem = checker.check(exchange);

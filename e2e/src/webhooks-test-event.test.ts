@@ -1,5 +1,7 @@
-import { createRequire } from 'node:module';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import Stripe from 'stripe';
 import request from 'supertest';
+import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPingEvent, ZWebhookDelivery, ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
 import { silentLogger } from '@partner/http';
@@ -10,17 +12,8 @@ import { type Received, startReceiver } from './webhook-receiver.js';
 
 // Day one of an integrator: register an endpoint on their own machine, send it a test event through
 // the gateway, then receive a real one from the dispatcher; each verified as receivers verify them,
-// with the libraries they install. Those are the webhooks service's dev dependencies, loaded from it.
+// with the libraries they install.
 
-interface VerifyingWebhook {
-  verify(body: string, headers: Record<string, string>): unknown;
-}
-const fromWebhooks = createRequire(createRequire(import.meta.url).resolve('@partner/webhooks'));
-const StandardWebhook = (fromWebhooks('standardwebhooks') as { Webhook: new (secret: string) => VerifyingWebhook }).Webhook;
-const SvixWebhook = (fromWebhooks('svix') as { Webhook: new (secret: string) => VerifyingWebhook }).Webhook;
-const Stripe = fromWebhooks('stripe') as new (key: string) => {
-  webhooks: { constructEvent(body: string, header: string, secret: string): { id: string; type: string } };
-};
 const stripe = new Stripe('sk_test_verification_only');
 
 const headerStrings = (received: Received) =>

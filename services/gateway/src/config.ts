@@ -13,7 +13,8 @@ export const ZGatewayEnv = ZCommonEnv.extend({
   WEBHOOKS_PORT: zPort(8082),
   CONCIERGE_PORT: zPort(8083),
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
-  DOCS_URL: z.url().default('http://localhost:8080/docs'),
+  /** Where `GET /v1/partner/me` sends integrators: by default the reference this gateway serves. */
+  DOCS_URL: z.url().optional(),
   /** How long a key lookup is trusted without a pub/sub invalidation; revocations arrive by pub/sub. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /**
@@ -50,7 +51,7 @@ function toGatewayConfig(env: z.infer<typeof ZGatewayEnv>) {
       concierge: env.CONCIERGE_URL ?? local(env.CONCIERGE_PORT),
     },
     publicBaseUrl: env.PUBLIC_BASE_URL,
-    docsUrl: env.DOCS_URL,
+    docsUrl: env.DOCS_URL ?? new URL('/docs', env.PUBLIC_BASE_URL).href,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     clientLimitPerMin: env.CLIENT_PER_MIN,

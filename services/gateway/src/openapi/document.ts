@@ -87,17 +87,15 @@ const HEADERS = {
   contentRange: header('ContentRange', 'Which bytes of the file these are, such as `bytes 0-65535/812345`.'),
 };
 
-const answerHeaders = (access: Access, extra: Record<string, z.ZodType> = {}) =>
+/**
+ * Every answer names its request and the environment of its key; a keyed answer that got past the
+ * rate limit also says where the key stands in it (errors may come before it: they do not promise it).
+ */
+const answerHeaders = (rateLimited: boolean, extra: Record<string, z.ZodType> = {}) =>
   z.object({
     'X-Request-Id': HEADERS.requestId,
-    ...(access.kind === 'public'
-      ? {}
-      : {
-          'X-Service-Environment': HEADERS.environment,
-          'X-RateLimit-Limit': HEADERS.limit,
-          'X-RateLimit-Remaining': HEADERS.remaining,
-          'X-RateLimit-Reset': HEADERS.reset,
-        }),
+    'X-Service-Environment': HEADERS.environment,
+    ...(rateLimited ? { 'X-RateLimit-Limit': HEADERS.limit, 'X-RateLimit-Remaining': HEADERS.remaining, 'X-RateLimit-Reset': HEADERS.reset } : {}),
     ...extra,
   });
 
@@ -133,11 +131,11 @@ function errorResponses(route: Route, operation: Operation): Responses {
     if (status === 429 || status === 503) extra['Retry-After'] = HEADERS.retryAfter;
     if (status === 405) extra.Allow = HEADERS.allow;
     // The same answer on many routes is written once, under components.responses (one object per id).
-    const id = `${codes.map(pascalCase).join('Or')}${route.access.kind === 'public' ? 'Public' : ''}Response`;
+    const id = `${codes.map(pascalCase).join('Or')}Response`;
     responses[String(status)] = sharedErrorResponses.get(id) ?? {
       id,
       description: codes.map((code) => `\`${code}\``).join(', '),
-      headers: answerHeaders(route.access, extra),
+      headers: answerHeaders(false, extra),
       content: { 'application/json': { schema: errorBody(codes) } },
     };
     sharedErrorResponses.set(id, responses[String(status)]!);
@@ -163,7 +161,8 @@ export const ZConciergeStreamEvent = z
 const FILE_TYPES = ['model/vnd.usdz+zip', 'model/gltf-binary', 'image/png', 'image/jpeg', 'image/webp'];
 
 function successResponses(route: Route, success: Success, conditional: boolean): Responses {
-  const headers = answerHeaders(route.access, conditional ? { ETag: HEADERS.etag } : {});
+  const keyed = route.access.kind !== 'public';
+  const headers = answerHeaders(keyed, conditional ? { ETag: HEADERS.etag } : {});
   const responses: Responses = {};
   switch (success.kind) {
     case 'json':
@@ -181,11 +180,11 @@ function successResponses(route: Route, success: Success, conditional: boolean):
       break;
     case 'file': {
       const content = Object.fromEntries(FILE_TYPES.map((type) => [type, { schema: { type: 'string' as const, contentMediaType: type } }]));
-      const fileHeaders = answerHeaders(route.access, { ETag: HEADERS.etag });
+      const fileHeaders = answerHeaders(keyed, { ETag: HEADERS.etag });
       responses['200'] = { description: success.description, headers: fileHeaders, content };
       responses['206'] = {
         description: 'The requested range of the file.',
-        headers: answerHeaders(route.access, { 'Content-Range': HEADERS.contentRange }),
+        headers: answerHeaders(keyed, { 'Content-Range': HEADERS.contentRange }),
         content,
       };
       break;
@@ -194,7 +193,7 @@ function successResponses(route: Route, success: Success, conditional: boolean):
   if (conditional)
     responses['304'] = {
       description: 'Not modified: the `ETag` sent in `If-None-Match` is still current.',
-      headers: answerHeaders(route.access, { ETag: HEADERS.etag }),
+      headers: answerHeaders(keyed, { ETag: HEADERS.etag }),
     };
   return responses;
 }
