@@ -1,19 +1,18 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createParser } from 'eventsource-parser';
 import { type ErrorCode, statusFor, ZErrorBody, ZErrorCode } from '@partner/contracts';
+import { buildOpenApiDocument } from '@partner/gateway';
 
 // Holds the OpenAPI document to what the gateway really answers: every answer the end-to-end suite
 // receives through a gateway of the stack is checked against the operation it belongs to (status,
-// content type, body; each event of a stream), errors included. A stack fails its `stop()` with the
-// answers that did not conform.
+// required headers, content type, body; each event of a stream), errors included. A stack fails its
+// `stop()` with the answers that did not conform. The document is the complete one: the published
+// document (docs/openapi.json, which a gateway test holds to the code) plus the embed routes.
 
-const DOCUMENT_FILE = new URL('../../docs/openapi.json', import.meta.url);
-
-interface Exchange {
+export interface Exchange {
   method: string;
   path: string;
   status: number;
@@ -28,8 +27,8 @@ type Json = Record<string, any>;
 const METHODS = ['get', 'head', 'post', 'put', 'patch', 'delete'];
 
 /** The document, compiled once per process: paths as patterns, schemas by JSON pointer. */
-class DocumentValidator {
-  private readonly document: Json = JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8'));
+export class DocumentValidator {
+  private readonly document: Json = buildOpenApiDocument({ serverUrl: 'http://gateway.test', audience: 'complete' });
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly paths = Object.keys(this.document.paths).map((template) => ({
@@ -59,6 +58,13 @@ class DocumentValidator {
       pointer = response.$ref;
       response = this.resolve(response.$ref);
     }
+    const missing = Object.entries<Json>(response.headers ?? {})
+      .filter(
+        ([name, header]) =>
+          (header.$ref ? this.resolve(header.$ref) : header).required && exchange.headers[name.toLowerCase()] === undefined,
+      )
+      .map(([name]) => name);
+    if (missing.length) return `${operation.name} ${exchange.status} lacks ${missing.join(', ')}`;
     if (!response.content)
       return exchange.body.length && exchange.method !== 'HEAD'
         ? `${operation.name} ${exchange.status} has a body the document does not describe`
@@ -101,12 +107,8 @@ class DocumentValidator {
   }
 
   private validate(exchange: Exchange, pointer: string, name: string): string | null {
-    let body: unknown;
-    try {
-      body = JSON.parse(exchange.body.toString('utf8'));
-    } catch {
-      return `${name} ${exchange.status} is not JSON`;
-    }
+    const body = parseJson(exchange.body.toString('utf8'));
+    if (body === undefined) return `${name} ${exchange.status} is not JSON`;
     const validate = this.schema(pointer);
     if (validate(body)) return null;
     return `${name} ${exchange.status}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 400)}`;
@@ -117,8 +119,11 @@ class DocumentValidator {
     const validate = this.schema(pointer);
     const parser = createParser({
       onEvent: (message) => {
-        const event = { event: message.event ?? 'message', data: JSON.parse(message.data) as unknown };
-        if (!validate(event)) problems.push(`${message.event}: ${this.ajv.errorsText(validate.errors)} in ${message.data.slice(0, 200)}`);
+        const data = parseJson(message.data);
+        if (data === undefined) return void problems.push(`${message.event}: data is not JSON: ${message.data.slice(0, 200)}`);
+        if (!validate({ event: message.event ?? 'message', data })) {
+          problems.push(`${message.event}: ${this.ajv.errorsText(validate.errors)} in ${message.data.slice(0, 200)}`);
+        }
       },
     });
     parser.feed(exchange.body.toString('utf8'));
@@ -129,7 +134,7 @@ class DocumentValidator {
 function checkUnrouted(exchange: Exchange): string | null {
   const where = `${exchange.method} ${exchange.path} (no such operation)`;
   if (exchange.status < 400) return `${where} answered ${exchange.status}`;
-  const parsed = ZErrorBody.safeParse(safeJson(exchange.body));
+  const parsed = ZErrorBody.safeParse(parseJson(exchange.body.toString('utf8')));
   if (!parsed.success) return `${where} ${exchange.status} is not the error envelope`;
   const code = parsed.data.error.code;
   return ZErrorCode.safeParse(code).success && statusFor(code as ErrorCode) === exchange.status
@@ -137,9 +142,9 @@ function checkUnrouted(exchange: Exchange): string | null {
     : `${where} answered ${exchange.status} ${code}`;
 }
 
-function safeJson(body: Buffer): unknown {
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

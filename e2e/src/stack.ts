@@ -136,14 +136,17 @@ export async function startStack(
       catalog = track(await startCatalog(loadCatalogConfig({ ...env, CATALOG_PORT: String(catalog.port) })));
     },
     stop: async () => {
-      await Promise.all(started.map((service) => service.stop()));
-      for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 1000 })) {
-        if (keys.length) await redis.del(keys);
+      try {
+        await Promise.all(started.map((service) => service.stop()));
+        for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 1000 })) {
+          if (keys.length) await redis.del(keys);
+        }
+        await redis.quit();
+        await database.drop();
+        await rm(assetDir, { recursive: true, force: true });
+      } finally {
+        conformance.verify();
       }
-      await redis.quit();
-      await database.drop();
-      await rm(assetDir, { recursive: true, force: true });
-      conformance.verify();
     },
   };
 }

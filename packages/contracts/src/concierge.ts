@@ -50,7 +50,14 @@ export const ConciergeEventSchemas = {
     note: z.string(),
   }),
   done: z.object({ turnId: zId('trn'), finishReason: z.enum(['stop', 'length']) }),
-  error: z.object({ code: z.string(), message: z.string() }),
+  /** A turn that started and could not finish; the stream ends after it. */
+  error: z.object({
+    code: z.string().meta({
+      description:
+        "Why the turn stopped: `provider_not_configured` (no model for live keys), `concierge_allowance_exhausted` (the month's messages are used), `upstream_error` (the model stopped answering), `internal_error`. More may come: show `message` for any other.",
+    }),
+    message: z.string(),
+  }),
 } as const;
 export type TConciergeEventName = keyof typeof ConciergeEventSchemas;
 export type TConciergeEvent = {

@@ -39,7 +39,7 @@ export const ZItemListQuery = z.strictObject({
     .optional()
     .meta({
       description:
-        'Incremental sync: only items changed after this instant, deletions included as tombstones. Pass the previous answer\'s `meta.syncWindowEnd`.',
+        "Incremental sync: only items changed after this instant, deletions included as tombstones. Pass the previous answer's `meta.syncWindowEnd`.",
     }),
   status: z
     .enum(ZItemStatus.options, { message: `must be one of ${ZItemStatus.options.join(', ')}` })

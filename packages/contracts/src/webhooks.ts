@@ -15,6 +15,10 @@ export const WEBHOOK_SIGNATURE_SCHEMES = ['x-service-signature', 'standard-webho
 export const ZWebhookSignatureScheme = z.enum(WEBHOOK_SIGNATURE_SCHEMES);
 export type TWebhookSignatureScheme = z.infer<typeof ZWebhookSignatureScheme>;
 
+/** The headers each scheme signs a delivery with, in lower case as Node and fetch give them. */
+export const SIGNATURE_HEADER = 'x-service-signature';
+export const STANDARD_WEBHOOKS_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+
 export const ZWebhookEndpoint = z.object({
   id: zId('we'),
   url: z.string(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerClient } from './client.js';
+import { ConciergeStreamError } from './errors.js';
 import { apiError, fakeClock, scriptedFetch } from './testing/fake-fetch.js';
 import type { TConciergeEvent } from '@partner/contracts';
 
@@ -43,6 +44,17 @@ describe('concierge stream', () => {
       headers: { accept: 'text/event-stream' },
     });
     expect(sent[0]!.headers['idempotency-key']).toBeTruthy();
+  });
+
+  it('throws ConciergeStreamError when the body ends before done or error: the answer so far is incomplete', async () => {
+    const stream = eventStream(['event: meta\ndata: {"turnId":"trn_1"}\n\nevent: delta\ndata: {"text":"Try the "}\n\n']);
+    const { fetch } = scriptedFetch(stream.response);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of client(fetch).concierge.chat('rst_1', { message: 'Dessert?' })) seen.push(event.event);
+    })();
+    await expect(reading).rejects.toBeInstanceOf(ConciergeStreamError);
+    expect(seen).toEqual(['meta', 'delta']);
   });
 
   it('cancels the body when the loop is left early', async () => {

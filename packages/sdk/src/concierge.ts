@@ -1,5 +1,6 @@
 import type { TChatRequest, TConciergeEvent, TConciergeEventName } from '@partner/contracts';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ConciergeStreamError } from './errors.js';
 import { path, type MutationOptions, type Transport } from './transport.js';
 
 // The names this version knows. A stream may carry others later (spec 9: additive); they are skipped.
@@ -57,12 +58,17 @@ export class Concierge {
       await res.body?.cancel();
       throw new Error(`Expected an event stream, got ${res.headers.get('content-type') ?? 'no body'}`);
     }
+    let ended = false;
     for await (const message of readEvents(res.body)) {
       // An abort may race a chunk already read: nothing is handed out after it.
       signal?.throwIfAborted();
       if (!message.event || !EVENT_NAMES.has(message.event)) continue;
+      ended = message.event === 'done' || message.event === 'error';
       yield { event: message.event, data: JSON.parse(message.data) as unknown } as TConciergeEvent;
     }
     signal?.throwIfAborted();
+    // A turn always ends with `done` or `error`: a body that stops before is a cut connection, and the
+    // answer so far is incomplete.
+    if (!ended) throw new ConciergeStreamError('The stream ended before the turn did (no done or error event).');
   }
 }

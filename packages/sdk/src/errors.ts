@@ -35,6 +35,14 @@ export class PartnerApiError extends Error {
   }
 }
 
+/** A concierge stream cut before its turn ended (the connection dropped): the answer is incomplete. */
+export class ConciergeStreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConciergeStreamError';
+  }
+}
+
 /** Whether `error` is an API error, and, given codes, one of those: `if (isApiError(err, 'not_found'))`. */
 export function isApiError(error: unknown): error is PartnerApiError;
 export function isApiError<C extends ErrorCode>(error: unknown, ...codes: [C, ...C[]]): error is PartnerApiError & { code: C };

@@ -1,5 +1,5 @@
 import type {
-  TEventType,
+  TDeliveryEventType,
   TWebhookDelivery,
   TWebhookEndpoint,
   TWebhookRecovery,
@@ -25,7 +25,7 @@ export type WebhookEndpointWithSecret = z.infer<typeof ZWebhookEndpointWithSecre
 export interface DeliveryListOptions extends ListOptions {
   endpointId?: string;
   eventId?: string;
-  eventType?: TEventType;
+  eventType?: TDeliveryEventType;
   status?: z.infer<typeof ZDeliveryStatus>;
 }
 

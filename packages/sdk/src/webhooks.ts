@@ -1,4 +1,4 @@
-import type { TWebhookEvent, TWebhookSignatureScheme } from '@partner/contracts';
+import { SIGNATURE_HEADER, STANDARD_WEBHOOKS_HEADERS, type TWebhookEvent, type TWebhookSignatureScheme } from '@partner/contracts';
 
 // Webhook signatures, verified on Web Crypto alone so that a receiver runs anywhere (Node, browsers,
 // Deno, edge runtimes). An endpoint signs with one of two schemes:
@@ -9,8 +9,7 @@ import type { TWebhookEvent, TWebhookSignatureScheme } from '@partner/contracts'
 //   with the base64 decoding of what follows `whsec_`.
 // During a secret rotation either scheme carries one signature per valid secret.
 
-export const SIGNATURE_HEADER = 'x-service-signature';
-export const STANDARD_WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+export { SIGNATURE_HEADER, STANDARD_WEBHOOKS_HEADERS };
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Base of the verification errors; `status` is what a receiver should answer (400 or 401). */
@@ -68,7 +67,7 @@ function headerOf(headers: WebhookHeaders, name: string): string | null {
 /** The scheme whose headers are present: Standard Webhooks when any `webhook-*` header is and ours is not. */
 export function webhookSchemeOf(headers: WebhookHeaders): TWebhookSignatureScheme {
   if (headerOf(headers, SIGNATURE_HEADER) !== null) return 'x-service-signature';
-  const standard = Object.values(STANDARD_WEBHOOK_HEADERS).some((name) => headerOf(headers, name) !== null);
+  const standard = Object.values(STANDARD_WEBHOOKS_HEADERS).some((name) => headerOf(headers, name) !== null);
   return standard ? 'standard-webhooks' : 'x-service-signature';
 }
 
@@ -148,9 +147,9 @@ async function verifyStandardSignature(
   secrets: readonly string[],
   options: VerifyWebhookOptions,
 ) {
-  const id = headerOf(headers, STANDARD_WEBHOOK_HEADERS.id);
-  const timestampHeader = headerOf(headers, STANDARD_WEBHOOK_HEADERS.timestamp);
-  const signatureHeader = headerOf(headers, STANDARD_WEBHOOK_HEADERS.signature);
+  const id = headerOf(headers, STANDARD_WEBHOOKS_HEADERS.id);
+  const timestampHeader = headerOf(headers, STANDARD_WEBHOOKS_HEADERS.timestamp);
+  const signatureHeader = headerOf(headers, STANDARD_WEBHOOKS_HEADERS.signature);
   if (!id || !timestampHeader || !signatureHeader) {
     throw new WebhookHeaderError('Missing webhook-id, webhook-timestamp or webhook-signature header.');
   }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { TWebhookSignatureScheme } from '@partner/contracts';
+import { SIGNATURE_HEADER, STANDARD_WEBHOOKS_HEADERS, type TWebhookSignatureScheme } from '@partner/contracts';
 
 // Webhook signatures. Receivers verify with @partner/sdk or any Standard Webhooks library; this side
 // only signs. During a secret rotation every scheme carries one signature per valid secret.
@@ -11,9 +11,6 @@ import type { TWebhookSignatureScheme } from '@partner/contracts';
 // standard-webhooks (www.standardwebhooks.com): webhook-id (the event id, the same across retries),
 // webhook-timestamp (unix seconds) and webhook-signature: v1,<base64>[ v1,<base64>...], the HMAC-SHA256
 // keyed with the base64-decoded secret after `whsec_` over `${id}.${timestamp}.${body}`.
-
-export const SIGNATURE_HEADER = 'x-service-signature';
-export const STANDARD_WEBHOOKS_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
 
 const SECRET_PREFIX = 'whsec_';
 /** Standard Webhooks asks for 24 to 64 random bytes; 32 is the key size of HMAC-SHA256. */

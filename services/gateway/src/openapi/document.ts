@@ -95,7 +95,9 @@ const answerHeaders = (rateLimited: boolean, extra: Record<string, z.ZodType> = 
   z.object({
     'X-Request-Id': HEADERS.requestId,
     'X-Service-Environment': HEADERS.environment,
-    ...(rateLimited ? { 'X-RateLimit-Limit': HEADERS.limit, 'X-RateLimit-Remaining': HEADERS.remaining, 'X-RateLimit-Reset': HEADERS.reset } : {}),
+    ...(rateLimited
+      ? { 'X-RateLimit-Limit': HEADERS.limit, 'X-RateLimit-Remaining': HEADERS.remaining, 'X-RateLimit-Reset': HEADERS.reset }
+      : {}),
     ...extra,
   });
 
@@ -117,9 +119,10 @@ function errorCodesOf(route: Route, operation: Operation): ErrorCode[] {
 
 const pascalCase = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
-const sharedErrorResponses = new Map<string, ZodOpenApiResponseObject>();
+/** Error answers by component id: the same answer on many routes is one object, registered once. */
+type SharedResponses = Map<string, ZodOpenApiResponseObject>;
 
-function errorResponses(route: Route, operation: Operation): Responses {
+function errorResponses(route: Route, operation: Operation, shared: SharedResponses): Responses {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route, operation)) {
     const status = statusFor(code);
@@ -132,13 +135,13 @@ function errorResponses(route: Route, operation: Operation): Responses {
     if (status === 405) extra.Allow = HEADERS.allow;
     // The same answer on many routes is written once, under components.responses (one object per id).
     const id = `${codes.map(pascalCase).join('Or')}Response`;
-    responses[String(status)] = sharedErrorResponses.get(id) ?? {
+    responses[String(status)] = shared.get(id) ?? {
       id,
       description: codes.map((code) => `\`${code}\``).join(', '),
       headers: answerHeaders(false, extra),
       content: { 'application/json': { schema: errorBody(codes) } },
     };
-    sharedErrorResponses.set(id, responses[String(status)]!);
+    shared.set(id, responses[String(status)]!);
   }
   return responses;
 }
@@ -231,7 +234,7 @@ function requestHeaders(route: Route, operation: Operation): z.ZodObject | undef
   return Object.keys(shape).length ? z.object(shape) : undefined;
 }
 
-function operationObject(route: Route): ZodOpenApiOperationObject {
+function operationObject(route: Route, shared: SharedResponses): ZodOpenApiOperationObject {
   const operation = OPERATIONS[routeKey(route)];
   if (!operation) throw new Error(`The route ${routeKey(route)} has no operation in openapi/operations.`);
   const body = operation.body;
@@ -247,15 +250,18 @@ function operationObject(route: Route): ZodOpenApiOperationObject {
       ...(requestHeaders(route, operation) ? { header: requestHeaders(route, operation) } : {}),
     },
     ...(body ? { requestBody: { required: !body.safeParse({}).success, content: { 'application/json': { schema: body } } } } : {}),
-    responses: { ...successResponses(route, operation.success, operation.conditional ?? false), ...errorResponses(route, operation) },
+    responses: {
+      ...successResponses(route, operation.success, operation.conditional ?? false),
+      ...errorResponses(route, operation, shared),
+    },
   };
 }
 
-function paths(routes: readonly Route[]): ZodOpenApiPathsObject {
+function paths(routes: readonly Route[], shared: SharedResponses): ZodOpenApiPathsObject {
   const out: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     const item = (out[openApiPath(route.pattern)] ??= {});
-    (item as Record<string, ZodOpenApiOperationObject>)[route.method.toLowerCase()] = operationObject(route);
+    (item as Record<string, ZodOpenApiOperationObject>)[route.method.toLowerCase()] = operationObject(route, shared);
   }
   return out;
 }
@@ -306,7 +312,26 @@ const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'emai
 
 export type OpenApiDocument = oas32.OpenAPIObject;
 
-export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDocument {
+/**
+ * The embed routes are what our own scripts call; the spec keeps them out of the published reference
+ * (section 4.7). `complete` includes them, for the tests that hold every answer to the document.
+ */
+const PUBLISHABLE_KEY = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'svc_pk_live_… or svc_pk_test_…',
+  description: 'A publishable key, safe in a web page: it works only on embed routes and only from the origins it allows.',
+} as const;
+
+export type Audience = 'published' | 'complete';
+
+/** Whether the published reference shows a route. */
+export const isPublished = (route: Route): boolean => route.access.kind !== 'embed';
+
+export function buildOpenApiDocument(options: { serverUrl: string; audience?: Audience }): OpenApiDocument {
+  const routes = options.audience === 'complete' ? ROUTES : ROUTES.filter(isPublished);
+  const embedSchemas: Record<string, z.ZodType> =
+    options.audience === 'complete' ? { EmbedItem: ZEmbedItem, ConciergeBootstrap: ZConciergeBootstrap } : {};
   return createDocument(
     {
       openapi: '3.1.0',
@@ -318,10 +343,11 @@ export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDoc
       },
       servers: [{ url: options.serverUrl }],
       tags: TAGS,
-      paths: paths(ROUTES),
+      paths: paths(routes, new Map()),
       webhooks: webhooks(),
       components: {
         securitySchemes: {
+          ...(options.audience === 'complete' ? { publishableKey: PUBLISHABLE_KEY } : {}),
           secretKey: {
             type: 'http',
             scheme: 'bearer',
@@ -342,12 +368,6 @@ export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDoc
             description:
               'For endpoints with `signatureScheme: "standard-webhooks"` (www.standardwebhooks.com): `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{raw body}">`, keyed with the base64-decoded part of the secret after `whsec_`. The standardwebhooks and svix libraries verify it.',
           },
-          publishableKey: {
-            type: 'http',
-            scheme: 'bearer',
-            bearerFormat: 'svc_pk_live_… or svc_pk_test_…',
-            description: 'A publishable key, safe in a web page: it works only on embed routes and only from the origins it allows.',
-          },
         },
         schemas: {
           Timestamp: ZTimestamp,
@@ -358,14 +378,13 @@ export function buildOpenApiDocument(options: { serverUrl: string }): OpenApiDoc
           Assets: ZAssets,
           AssetUrls: ZAssetUrls,
           Menu: ZMenu,
-          EmbedItem: ZEmbedItem,
           KeyMetadata: ZKeyMetadata,
           WebhookEndpoint: ZWebhookEndpoint,
           WebhookEndpointWithSecret: ZWebhookEndpointWithSecret,
           WebhookDelivery: ZWebhookDelivery,
           WebhookRecovery: ZWebhookRecovery,
           ConciergeCard: ZCard,
-          ConciergeBootstrap: ZConciergeBootstrap,
+          ...embedSchemas,
         },
       },
     },

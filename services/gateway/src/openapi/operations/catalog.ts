@@ -25,7 +25,7 @@ const ZItemOrTombstone = z.union([ZItem, ZTombstone]);
 
 const ZItemList = zList(ZItemOrTombstone, ZItemListMeta).meta({
   description:
-    'Without `updatedAfter`: a page of items in id order. With it: the items changed in the sync window, deletions as tombstones; `meta.syncWindowEnd` is the next `updatedAfter`.',
+    'Without `updatedAfter`: a page of items, oldest change first. With it: the items changed in the sync window, deletions as tombstones; `meta.syncWindowEnd` is the next `updatedAfter`.',
 });
 
 const assetFileDescription =

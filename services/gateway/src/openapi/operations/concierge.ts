@@ -1,8 +1,14 @@
-import { ConciergeEventSchemas, ZChatRequest, ZConciergeBootstrap, zData } from '@partner/contracts';
+import { ConciergeEventSchemas, type ErrorCode, ZChatRequest, ZConciergeBootstrap, zData } from '@partner/contracts';
 import { pathId, type Operation, type RouteKey } from './operation.js';
 
 const restaurantId = pathId('rst', 'The restaurant.');
 const sseEventNames = Object.keys(ConciergeEventSchemas).join(', ');
+
+/**
+ * Refusals before the stream starts. A turn that started and cannot finish (no model, the allowance
+ * used up, the model failing) ends with an `error` event instead, inside a 200.
+ */
+const CHAT_ERRORS: ErrorCode[] = ['invalid_request', 'not_found', 'concierge_unavailable', 'idempotency_key_conflict', 'idempotency_key_in_use'];
 
 export const CONCIERGE_OPERATIONS: Record<RouteKey, Operation> = {
   'POST /v1/partner/restaurants/:id/concierge/chat': {
@@ -13,15 +19,7 @@ export const CONCIERGE_OPERATIONS: Record<RouteKey, Operation> = {
     path: restaurantId,
     body: ZChatRequest,
     success: { kind: 'sse', description: 'The turn as a stream of events.' },
-    errors: [
-      'invalid_request',
-      'not_found',
-      'concierge_unavailable',
-      'concierge_allowance_exhausted',
-      'provider_not_configured',
-      'idempotency_key_conflict',
-      'idempotency_key_in_use',
-    ],
+    errors: CHAT_ERRORS,
   },
   'GET /v1/partner/embed/restaurants/:id/concierge': {
     operationId: 'getConciergeBootstrap',
@@ -40,14 +38,6 @@ export const CONCIERGE_OPERATIONS: Record<RouteKey, Operation> = {
     path: restaurantId,
     body: ZChatRequest,
     success: { kind: 'sse', description: 'The turn as a stream of events.' },
-    errors: [
-      'invalid_request',
-      'not_found',
-      'concierge_unavailable',
-      'concierge_allowance_exhausted',
-      'provider_not_configured',
-      'idempotency_key_conflict',
-      'idempotency_key_in_use',
-    ],
+    errors: CHAT_ERRORS,
   },
 };

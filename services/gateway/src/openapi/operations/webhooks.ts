@@ -53,7 +53,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     path: endpointId,
     body: ZUpdateWebhookEndpoint,
     success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpoint), description: 'The endpoint as it is now.' },
-    errors: ['invalid_request', 'not_found', ...idempotent],
+    errors: ['invalid_request', 'not_found', 'conflict', ...idempotent],
   },
   'DELETE /v1/partner/webhook-endpoints/:id': {
     operationId: 'deleteWebhookEndpoint',
