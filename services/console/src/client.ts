@@ -56,8 +56,11 @@ export class ConsoleClient {
   updateIntegrator = (id: string, body: Record<string, unknown>) =>
     this.call<z.infer<typeof ZIntegratorOrg>>('PATCH', `/console/integrators/${id}`, body);
   createKey = (body: Record<string, unknown>) => this.call<z.infer<typeof ZCreatedKey>>('POST', '/console/keys', body);
-  listKeys = (owner: { restaurantId?: string; integratorOrgId?: string }) =>
-    this.call<z.infer<typeof ZConsoleKey>[]>('GET', `/console/keys?${new URLSearchParams(owner as Record<string, string>).toString()}`);
+  /** An option left out is not sent (`URLSearchParams` would send the text "undefined"). */
+  listKeys = (owner: { restaurantId?: string; integratorOrgId?: string }) => {
+    const given = Object.entries(owner).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    return this.call<z.infer<typeof ZConsoleKey>[]>('GET', `/console/keys?${new URLSearchParams(given).toString()}`);
+  };
   revokeKey = (id: string) => this.call<z.infer<typeof ZConsoleKey>>('POST', `/console/keys/${id}/revoke`);
   createConnectLink = (integratorOrgId: string, body: Record<string, unknown> = {}) =>
     this.call<z.infer<typeof ZConnectLink>>('POST', `/console/integrators/${integratorOrgId}/connect-links`, body);

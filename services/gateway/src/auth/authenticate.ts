@@ -9,7 +9,8 @@ export interface AuthenticatedKey extends KeyWithOwner {
   environment: TEnvironment;
 }
 
-const INVALID = 'Invalid API key. Send `Authorization: Bearer <API_KEY>` with an active key from your dashboard.';
+const SEND_A_KEY = 'Send `Authorization: Bearer <API_KEY>` with an active key from your dashboard.';
+const INVALID = `Invalid API key. ${SEND_A_KEY}`;
 
 /** The bearer token of the Authorization header, or null when the header is missing or not Bearer. */
 export function bearerToken(req: Request): string | null {
@@ -34,7 +35,7 @@ export async function authenticate(req: Request, cache: KeyCache, now: Date, bef
   const header = req.headers.authorization;
   const token = bearerToken(req);
   if (!token) {
-    throw new AppError('invalid_api_key', header ? `Malformed Authorization header. ${INVALID}` : `No API key provided. ${INVALID}`);
+    throw new AppError('invalid_api_key', header ? `Malformed Authorization header. ${SEND_A_KEY}` : `No API key provided. ${SEND_A_KEY}`);
   }
   const parsed = parseApiKey(token);
   if (!parsed) throw new AppError('invalid_api_key', INVALID);
