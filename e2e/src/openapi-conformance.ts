@@ -187,6 +187,8 @@ export function watchAnswers(ports: number[]) {
     )) as typeof response.end;
     // `close` also ends a stream its client gave up on: the events it did receive are checked.
     response.once('close', () => {
+      // A client gone before any answer was written (a closed tab, an abort) was answered nothing.
+      if (!response.headersSent) return;
       const exchange: Exchange = {
         method: request.method ?? 'GET',
         path: new URL(request.url ?? '/', 'http://gateway').pathname,
