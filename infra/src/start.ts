@@ -152,6 +152,7 @@ console.log(`
 Partner platform is running.
 
   gateway   ${gatewayUrl}            (public API: /v1/partner/...)
+  docs      ${gatewayUrl}/docs       (API reference; guides in docs/guides)
   console   ${consoleUrl}        (admin API; token below)
   services  catalog :${env.CATALOG_PORT}  webhooks :${env.WEBHOOKS_PORT}  concierge :${env.CONCIERGE_PORT}
   logs      .data/logs/<service>.log
