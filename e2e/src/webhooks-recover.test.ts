@@ -1,10 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWebhookEndpointWithSecret, ZWebhookRecovery, zData } from '@partner/contracts';
-import { silentLogger } from '@partner/http';
 import { verifyWebhook } from '@partner/sdk';
-import { Dispatcher, WebhookSender } from '@partner/webhooks';
 import { expectError } from './expect-error.js';
+import { ownDispatcher } from './own-dispatcher.js';
 import { restaurantWithKey, startStack, type Stack } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -20,14 +19,7 @@ afterAll(() => stack.stop());
 
 const HOUR = 3600_000;
 
-/** A dispatcher of our own on the stack's database, with a clock the test moves. */
-function dispatcherWithClock(base: number) {
-  const clock = { now: base };
-  const now = () => new Date(clock.now);
-  const sender = new WebhookSender({ allowPrivate: true }, now);
-  const dispatcher = new Dispatcher({ db: stack.db, logger: silentLogger(), sender, sealing: stack.sealing, now, retryBaseMs: 60_000 });
-  return { clock, dispatcher, close: () => sender.close() };
-}
+const dispatcherWithClock = (base: number) => ownDispatcher(stack, { base });
 
 const eventIdOf = (body: string) => (JSON.parse(body) as { id: string }).id;
 

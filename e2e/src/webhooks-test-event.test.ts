@@ -4,9 +4,8 @@ import request from 'supertest';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPingEvent, ZWebhookDelivery, ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
-import { silentLogger } from '@partner/http';
-import { Dispatcher, WebhookSender } from '@partner/webhooks';
 import { expectError } from './expect-error.js';
+import { ownDispatcher } from './own-dispatcher.js';
 import { restaurantWithKey, startStack, type Stack } from './stack.js';
 import { type Received, startReceiver } from './webhook-receiver.js';
 
@@ -131,17 +130,9 @@ describe('a real delivery after the test', () => {
     const stripeStyle = await register(auth, { enabledEvents: ['item.created'] });
     const item = await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
 
-    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
-    const dispatcher = new Dispatcher({
-      db: stack.db,
-      logger: silentLogger(),
-      sender,
-      sealing: stack.sealing,
-      now: () => new Date(),
-      retryBaseMs: 60_000,
-    });
+    const { dispatcher, close } = ownDispatcher(stack);
     await dispatcher.tick();
-    await sender.close();
+    await close();
 
     const [viaStandard] = standard.hits();
     expect(new StandardWebhook(standard.endpoint.secret).verify(viaStandard!.body, headerStrings(viaStandard!))).toMatchObject({

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZEvent, ZWebhookDelivery, ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
 import { silentLogger } from '@partner/http';
 import { verifyWebhook, WebhookSignatureError } from '@partner/sdk';
-import { Dispatcher, OwnerMailer, WebhookSender } from '@partner/webhooks';
+import { OwnerMailer } from '@partner/webhooks';
 import { expectError } from './expect-error.js';
+import { ownDispatcher } from './own-dispatcher.js';
 import { grantAccess, integratorWithKey, restaurantWithKey, startStack, type Stack } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -19,21 +20,7 @@ afterAll(async () => {
   await strict.stop();
 });
 
-/** A dispatcher of our own on the stack's database, with a clock the test moves. */
-function dispatcherWithClock(base = Date.now()) {
-  const clock = { now: base };
-  const now = () => new Date(clock.now);
-  const sender = new WebhookSender({ allowPrivate: true }, now);
-  const dispatcher = new Dispatcher({
-    db: stack.db,
-    logger: silentLogger(),
-    sender,
-    sealing: stack.sealing,
-    now,
-    retryBaseMs: 60_000,
-  });
-  return { clock, dispatcher, close: () => sender.close() };
-}
+const dispatcherWithClock = (base?: number) => ownDispatcher(stack, { base });
 
 async function register(auth: Record<string, string>, body: Record<string, unknown>, on: Stack = stack) {
   return request(on.gatewayUrl).post('/v1/partner/webhook-endpoints').set(auth).send(body);
@@ -509,17 +496,9 @@ describe('delivery-time target checks', () => {
     const { restaurant, auth } = await restaurantWithKey(stack);
     await register(auth, { url: receiver.url });
     await stack.console.createItem(restaurant.id, { name: 'Soup', priceCents: 600 });
-    const sender = new WebhookSender({ allowPrivate: false }, () => new Date());
-    const strictDispatcher = new Dispatcher({
-      db: stack.db,
-      logger: silentLogger(),
-      sender,
-      sealing: stack.sealing,
-      now: () => new Date(),
-      retryBaseMs: 60_000,
-    });
-    await strictDispatcher.tick();
-    await sender.close();
+    const strict = ownDispatcher(stack, { allowPrivate: false });
+    await strict.dispatcher.tick();
+    await strict.close();
     expect(receiver.received).toHaveLength(0);
     const failed = await request(stack.gatewayUrl).get('/v1/partner/webhook-deliveries').query({ status: 'failed' }).set(auth);
     expect(failed.body.data[0].error).toMatch(/private|loopback|link-local|https/);
@@ -557,18 +536,9 @@ describe('owner notification by e-mail', () => {
     await stack.console.createItem(owner.id, { name: 'Soup', priceCents: 600 });
 
     const mailer = new OwnerMailer(`smtp://127.0.0.1:${port}`, 'Partner Platform <notifications@partner.test>', silentLogger());
-    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
-    const dispatcher = new Dispatcher({
-      db: stack.db,
-      logger: silentLogger(),
-      sender,
-      sealing: stack.sealing,
-      now: () => new Date(),
-      retryBaseMs: 60_000,
-      mailer,
-    });
+    const { dispatcher, close } = ownDispatcher(stack, { mailer });
     await dispatcher.tick();
-    await sender.close();
+    await close();
     mailer.close();
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
     await receiver.close();
