@@ -35,6 +35,7 @@ describe('migrateToLatest', () => {
       '2026-11-28-outbox-published-menu',
       '2026-11-29-gateway-daily-counts',
       '2026-11-30-webhook-signature-scheme',
+      '2026-12-01-webhook-waiting-indexes',
     ]);
 
     const again = await migrateToLatest(first);
