@@ -1,4 +1,7 @@
-/** A Map that keeps the `max` entries used last. */
+/**
+ * A Map that keeps the `max` entries used last. Not lru-cache, which the services use: its types need
+ * @types/node, and this package must typecheck with web platform types alone.
+ */
 export class LruMap<K, V> {
   readonly #entries = new Map<K, V>();
 

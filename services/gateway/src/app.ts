@@ -3,7 +3,6 @@ import { errorHandler, type FaultLog, type Logger, notFoundHandler, requestConte
 import { claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
-import type { OpenApiDocument } from './openapi/document.js';
 import { apiReference } from './openapi/reference.js';
 
 export interface GatewayDeps extends EdgeDeps {
@@ -17,8 +16,8 @@ export interface GatewayDeps extends EdgeDeps {
   requestDeadlineMs: number;
   /** The built embed scripts served at /embed/*.js. */
   embedDir: string;
-  /** Served at /v1/openapi.json and rendered at /docs. */
-  openApi: OpenApiDocument;
+  /** The gateway's public URL: the server the OpenAPI document at /v1/openapi.json names. */
+  publicBaseUrl: string;
 }
 
 export function createApp(deps: GatewayDeps): Express {
@@ -36,7 +35,7 @@ export function createApp(deps: GatewayDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use(apiReference(deps.openApi));
+  app.use(apiReference(deps.publicBaseUrl));
   app.use(partnerEdge(deps));
   app.use('/embed', embedScripts(deps.embedDir));
   app.use(notFoundHandler());

@@ -14,7 +14,6 @@ import { KeyCache } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { embedScriptsDir } from './embed-scripts.js';
-import { buildOpenApiDocument } from './openapi/document.js';
 import { ServiceProxy } from './proxy/proxy.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { TestTrafficCaps } from './rate-limit/test-traffic.js';
@@ -69,7 +68,7 @@ export async function createDeps(
     clientLimitPerMin: config.clientLimitPerMin,
     embedLimits: config.embedLimits,
     embedDir: embedScriptsDir(),
-    openApi: buildOpenApiDocument({ serverUrl: config.publicBaseUrl }),
+    publicBaseUrl: config.publicBaseUrl,
     now,
   };
   return {

@@ -8,7 +8,6 @@ import { newId, silentLogger } from '@partner/http';
 import { verifyWebhook } from '@partner/sdk';
 import { SealingKeys } from '@partner/signing';
 import { createApp } from './app.js';
-import { Dispatcher } from './dispatcher/dispatcher.js';
 import { WebhookSender } from './dispatcher/sender.js';
 import { openEndpointSecret, resealEndpointSecrets } from './endpoints/endpoint-secrets.js';
 import { startWebhooksHarness, type WebhooksHarness } from './testing/app-harness.js';
@@ -19,6 +18,7 @@ import {
   PUBLIC_TARGET,
   storedSecrets,
   TEST_SEALING_KEYS,
+  testDispatcher,
   TEST_SEALING_SPEC,
 } from './testing/webhook-fixtures.js';
 import { insertWebhookEndpoint } from './webhooks.repository.js';
@@ -150,14 +150,7 @@ describe('webhook signing secrets at rest', () => {
         restaurantId: owner.id,
         data: { itemId: newId('itm'), restaurantId: owner.id, itemSlug: 'dish', itemName: 'Dish' },
       });
-      const dispatcher = new Dispatcher({
-        db: h.deps.db,
-        logger: silentLogger(),
-        sender,
-        sealing: TEST_SEALING_KEYS,
-        now: () => new Date(),
-        retryBaseMs: 60_000,
-      });
+      const dispatcher = testDispatcher(h.deps.db, sender, 60_000);
       await dispatcher.tick();
       expect(bodies).toHaveLength(1);
       expect(await verifyWebhook(bodies[0]!.raw, bodies[0]!.signature, endpoint.secret)).toMatchObject({ type: 'item.updated' });

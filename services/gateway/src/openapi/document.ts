@@ -66,6 +66,11 @@ const KEYED: ErrorCode[] = [
   'method_not_allowed',
 ];
 const WITH_BODY: ErrorCode[] = ['payload_too_large', 'unsupported_media_type', 'invalid_request'];
+/** A query is strict (unknown parameters refused); one that pages takes a cursor, checked against its filters. */
+const WITH_QUERY: ErrorCode[] = ['invalid_request'];
+const PAGED: ErrorCode[] = ['invalid_cursor', 'cursor_filter_mismatch'];
+/** Every keyed POST, PATCH and DELETE takes an `Idempotency-Key` (a malformed one is `invalid_request`). */
+const IDEMPOTENT: ErrorCode[] = ['invalid_request', 'idempotency_key_conflict', 'idempotency_key_in_use'];
 
 /** A response header, defined once under `components.headers` and referred to everywhere. */
 const header = (id: string, description: string, schema: z.ZodType = z.string()) => schema.meta({ description, header: { id } });
@@ -113,7 +118,9 @@ function errorCodesOf(route: Route, operation: Operation): ErrorCode[] {
   if (route.access.kind !== 'public') KEYED.forEach((code) => codes.add(code));
   if (route.access.kind === 'embed') codes.add('origin_not_allowed');
   if (operation.body) WITH_BODY.forEach((code) => codes.add(code));
-  if (MUTATING.has(route.method) && route.access.kind !== 'public') codes.add('invalid_request');
+  if (operation.query) WITH_QUERY.forEach((code) => codes.add(code));
+  if (operation.query?.shape.cursor) PAGED.forEach((code) => codes.add(code));
+  if (MUTATING.has(route.method) && route.access.kind !== 'public') IDEMPOTENT.forEach((code) => codes.add(code));
   return [...codes];
 }
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
-import type { OpenApiDocument } from './document.js';
+import { buildOpenApiDocument } from './document.js';
 
 /**
  * Redoc's self-contained bundle, copied into dist/ by `pnpm build` (no CDN, works offline; the image
@@ -38,16 +38,17 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * `GET /v1/openapi.json`, the public API's OpenAPI document (no key: tools and code generators fetch
- * it), and `GET /docs`, the reference rendered from it.
+ * `GET /v1/openapi.json`, the public API's OpenAPI document with this gateway's public URL as its
+ * server (no key: tools and code generators fetch it), and `GET /docs`, the reference rendered from it.
  */
-export function apiReference(document: OpenApiDocument): Router {
-  const json = JSON.stringify(document);
+export function apiReference(serverUrl: string): Router {
+  // Built on the first request, not at start-up: most replicas are never asked for it.
+  let json: string | undefined;
   const router = express.Router();
   router.get('/v1/openapi.json', (_req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.type('json').send(json);
+    res.type('json').send((json ??= JSON.stringify(buildOpenApiDocument({ serverUrl }))));
   });
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', PAGE_POLICY);

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TWebhookSignatureScheme } from '@partner/contracts';
 import type { Owner } from '@partner/db';
-import { silentLogger } from '@partner/http';
 import { generateWebhookSecret } from '@partner/signing';
 import { useTestDatabase } from '@partner/testing';
 import { sealEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import { type Received, startReceiver } from '../testing/receiver.js';
 import { verifyWithStandardWebhooks, verifyWithStripe, verifyWithSvix } from '../testing/receiver-libraries.js';
-import { arrangeEndpoint, arrangeOwner, emitItemUpdated, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { arrangeEndpoint, arrangeOwner, emitItemUpdated, TEST_SEALING_KEYS, testDispatcher } from '../testing/webhook-fixtures.js';
 import { rotateWebhookEndpointSecret } from '../webhooks.repository.js';
-import { Dispatcher } from './dispatcher.js';
+import type { Dispatcher } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
 // Real deliveries, made by the dispatcher to a receiver on loopback, verified with the libraries
@@ -28,14 +27,7 @@ beforeAll(async () => {
   }));
   sender = new WebhookSender({ allowPrivate: true }, () => new Date());
   // A retry is due at once (a base of 1 ms), so that a second tick makes it.
-  dispatcher = new Dispatcher({
-    db: database.db,
-    logger: silentLogger(),
-    sender,
-    sealing: TEST_SEALING_KEYS,
-    now: () => new Date(),
-    retryBaseMs: 1,
-  });
+  dispatcher = testDispatcher(database.db, sender, 1);
 });
 afterAll(async () => {
   await sender.close();

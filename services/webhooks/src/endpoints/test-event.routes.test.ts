@@ -1,15 +1,14 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZPingEvent, ZWebhookDelivery, ZWebhookEndpointWithSecret, zData } from '@partner/contracts';
-import { newId, silentLogger } from '@partner/http';
+import { newId } from '@partner/http';
 import { createApp } from '../app.js';
-import { Dispatcher } from '../dispatcher/dispatcher.js';
 import { WebhookSender } from '../dispatcher/sender.js';
 import { type Client, startWebhooksHarness, type WebhooksHarness } from '../testing/app-harness.js';
 import { expectError, expectGatewayOnly } from '../testing/http-expectations.js';
 import { type Answer, type Received, startReceiver } from '../testing/receiver.js';
 import { verifyWithStandardWebhooks, verifyWithStripe, verifyWithSvix } from '../testing/receiver-libraries.js';
-import { arrangeEndpoint, arrangeOwner, findEndpointRow, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { arrangeEndpoint, arrangeOwner, findEndpointRow, testDispatcher } from '../testing/webhook-fixtures.js';
 import { updateWebhookEndpoint } from '../webhooks.repository.js';
 
 // POST /v1/partner/webhook-endpoints/{id}/test: a signed `ping` to that endpoint, now.
@@ -113,14 +112,7 @@ describe('POST /v1/partner/webhook-endpoints/:id/test', () => {
     expect(await deliveryRows(sibling.id)).toEqual([]);
 
     const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
-    const dispatcher = new Dispatcher({
-      db: h.deps.db,
-      logger: silentLogger(),
-      sender,
-      sealing: TEST_SEALING_KEYS,
-      now: () => new Date(),
-      retryBaseMs: 1,
-    });
+    const dispatcher = testDispatcher(h.deps.db, sender, 1);
     await dispatcher.tick();
     await sender.close();
     expect(receiver.at(path)).toHaveLength(1);

@@ -1,8 +1,10 @@
 import type { TEventType, TWebhookSignatureScheme } from '@partner/contracts';
 import { type DeliveryStatus, type Executor, insertOutboxEvent, type Owner } from '@partner/db';
-import { newId } from '@partner/http';
+import { newId, silentLogger } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
 import { generateWebhookSecret, SealingKeys } from '@partner/signing';
+import { Dispatcher } from '../dispatcher/dispatcher.js';
+import type { WebhookSender } from '../dispatcher/sender.js';
 import { openEndpointSecret, sealEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import { insertDeliveries, insertWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 
@@ -156,4 +158,9 @@ export async function storedSecrets(db: Executor, id: string) {
     previousSecret: open(row.previous_secret),
     previousExpiresAt: row.previous_secret_expires_at,
   };
+}
+
+/** A dispatcher of a test's own on the real clock, with the fixtures' key ring; the test drives its ticks. */
+export function testDispatcher(db: Executor, sender: WebhookSender, retryBaseMs: number): Dispatcher {
+  return new Dispatcher({ db, logger: silentLogger(), sender, sealing: TEST_SEALING_KEYS, now: () => new Date(), retryBaseMs });
 }

@@ -49,7 +49,7 @@ export const CATALOG_OPERATIONS: Record<RouteKey, Operation> = {
     description: "A restaurant key sees its own restaurant; an integrator's key every restaurant that granted it access.",
     query: ZListQuery,
     success: { kind: 'json', status: 200, schema: zList(ZRestaurant), description: 'A page of restaurants.' },
-    errors: ['invalid_request', 'invalid_cursor', 'cursor_filter_mismatch'],
+    errors: [],
   },
   'GET /v1/partner/restaurants/:id/items': {
     operationId: 'listItems',
@@ -60,7 +60,7 @@ export const CATALOG_OPERATIONS: Record<RouteKey, Operation> = {
     path: restaurantId,
     query: ZItemListQuery,
     success: { kind: 'json', status: 200, schema: ZItemList, description: 'A page of items, or of changes.' },
-    errors: ['invalid_request', 'invalid_cursor', 'cursor_filter_mismatch', 'not_found'],
+    errors: ['not_found'],
   },
   'GET /v1/partner/restaurants/:id/menu': {
     operationId: 'getMenu',
@@ -90,7 +90,7 @@ export const CATALOG_OPERATIONS: Record<RouteKey, Operation> = {
     path: itemId,
     body: ZAssetUrlsRequest,
     success: { kind: 'json', status: 200, schema: zData(ZAssetUrls), description: 'The URLs.' },
-    errors: ['invalid_request', 'not_found', 'model_not_ready', 'idempotency_key_conflict', 'idempotency_key_in_use'],
+    errors: ['not_found', 'model_not_ready'],
   },
   'GET /v1/partner/embed/items/:id': {
     operationId: 'getEmbedItem',
@@ -101,7 +101,7 @@ export const CATALOG_OPERATIONS: Record<RouteKey, Operation> = {
     path: itemId,
     query: ZEmbedItemQuery,
     success: { kind: 'json', status: 200, schema: zData(ZEmbedItem), description: 'The item as the viewer needs it.' },
-    errors: ['invalid_request', 'not_found', 'model_not_ready'],
+    errors: ['not_found', 'model_not_ready'],
   },
   'GET /v1/assets/*': {
     operationId: 'getAssetFile',

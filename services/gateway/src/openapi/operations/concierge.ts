@@ -8,7 +8,7 @@ const sseEventNames = Object.keys(ConciergeEventSchemas).join(', ');
  * Refusals before the stream starts. A turn that started and cannot finish (no model, the allowance
  * used up, the model failing) ends with an `error` event instead, inside a 200.
  */
-const CHAT_ERRORS: ErrorCode[] = ['invalid_request', 'not_found', 'concierge_unavailable', 'idempotency_key_conflict', 'idempotency_key_in_use'];
+const CHAT_ERRORS: ErrorCode[] = ['not_found', 'concierge_unavailable'];
 
 export const CONCIERGE_OPERATIONS: Record<RouteKey, Operation> = {
   'POST /v1/partner/restaurants/:id/concierge/chat': {

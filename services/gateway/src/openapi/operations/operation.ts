@@ -26,7 +26,10 @@ export interface Operation {
   success: Success;
   /** Answers carry an `ETag`; a request whose `If-None-Match` names the current one gets 304 and no body. */
   conditional?: boolean;
-  /** Errors of this route's own, beyond the gateway's (authentication, limits, faults). */
+  /**
+   * Errors of this route's own, beyond those the document derives: the gateway's (authentication,
+   * limits, faults) and those of a body, a query, a cursor and an `Idempotency-Key`.
+   */
   errors: ErrorCode[];
 }
 

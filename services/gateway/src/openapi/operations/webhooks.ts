@@ -17,7 +17,6 @@ import {
 import { pathId, type Operation, type RouteKey } from './operation.js';
 
 const endpointId = pathId('we', 'The webhook endpoint.');
-const idempotent = ['idempotency_key_conflict', 'idempotency_key_in_use'] as const;
 
 export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
   'GET /v1/partner/webhook-endpoints': {
@@ -26,7 +25,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     summary: 'List webhook endpoints',
     query: ZListQuery,
     success: { kind: 'json', status: 200, schema: zList(ZWebhookEndpoint), description: 'A page of endpoints.' },
-    errors: ['invalid_request', 'invalid_cursor', 'cursor_filter_mismatch'],
+    errors: [],
   },
   'POST /v1/partner/webhook-endpoints': {
     operationId: 'createWebhookEndpoint',
@@ -35,7 +34,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     description: 'The answer is the only time the signing secret is shown: keep it.',
     body: ZCreateWebhookEndpoint,
     success: { kind: 'json', status: 201, schema: zData(ZWebhookEndpointWithSecret), description: 'The endpoint, with its secret.' },
-    errors: ['invalid_request', 'endpoint_limit_reached', ...idempotent],
+    errors: ['endpoint_limit_reached'],
   },
   'GET /v1/partner/webhook-endpoints/:id': {
     operationId: 'getWebhookEndpoint',
@@ -53,7 +52,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     path: endpointId,
     body: ZUpdateWebhookEndpoint,
     success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpoint), description: 'The endpoint as it is now.' },
-    errors: ['invalid_request', 'not_found', 'conflict', ...idempotent],
+    errors: ['not_found', 'conflict'],
   },
   'DELETE /v1/partner/webhook-endpoints/:id': {
     operationId: 'deleteWebhookEndpoint',
@@ -67,7 +66,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
       schema: zData(z.object({ id: zId('we'), deleted: z.literal(true) })),
       description: 'The endpoint is gone.',
     },
-    errors: ['not_found', ...idempotent],
+    errors: ['not_found'],
   },
   'POST /v1/partner/webhook-endpoints/:id/rotate-secret': {
     operationId: 'rotateWebhookSecret',
@@ -77,7 +76,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     path: endpointId,
     body: ZRotateWebhookSecret,
     success: { kind: 'json', status: 200, schema: zData(ZWebhookEndpointWithSecret), description: 'The endpoint, with its new secret.' },
-    errors: ['invalid_request', 'not_found', ...idempotent],
+    errors: ['not_found'],
   },
   'POST /v1/partner/webhook-endpoints/:id/test': {
     operationId: 'sendTestWebhook',
@@ -87,7 +86,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
       'Sends a signed `ping` event to this endpoint now, whatever events it subscribes to, and answers with the delivery: `status` and `responseStatus` say how your endpoint answered. One attempt, never retried; it shows in the delivery log.',
     path: endpointId,
     success: { kind: 'json', status: 200, schema: zData(ZWebhookDelivery), description: 'The delivery, with the outcome of its attempt.' },
-    errors: ['not_found', ...idempotent],
+    errors: ['not_found'],
   },
   'POST /v1/partner/webhook-endpoints/:id/recover': {
     operationId: 'recoverWebhookDeliveries',
@@ -98,7 +97,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     path: endpointId,
     body: ZRecoverWebhookDeliveries,
     success: { kind: 'json', status: 202, schema: zData(ZWebhookRecovery), description: 'What was queued.' },
-    errors: ['invalid_request', 'not_found', 'endpoint_disabled', ...idempotent],
+    errors: ['not_found', 'endpoint_disabled'],
   },
   'GET /v1/partner/webhook-deliveries': {
     operationId: 'listWebhookDeliveries',
@@ -107,7 +106,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     description: 'Every attempt to deliver an event, newest first.',
     query: ZDeliveryListQuery,
     success: { kind: 'json', status: 200, schema: zList(ZWebhookDelivery), description: 'A page of deliveries.' },
-    errors: ['invalid_request', 'invalid_cursor', 'cursor_filter_mismatch'],
+    errors: [],
   },
   'POST /v1/partner/webhook-deliveries/:id/resend': {
     operationId: 'resendWebhookDelivery',
@@ -116,6 +115,6 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     description: 'Sends the same event (same id and body) again to the same endpoint, as a new delivery.',
     path: pathId('whd', 'The delivery to send again.'),
     success: { kind: 'json', status: 201, schema: zData(ZWebhookDelivery), description: 'The new delivery.' },
-    errors: ['not_found', 'conflict', ...idempotent],
+    errors: ['not_found', 'conflict'],
   },
 };
