@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
 import { SealingKeys } from '@partner/signing';
-import { type TestDatabase, useTestDatabase } from '@partner/testing';
+import { type TestDatabase, freePort, useTestDatabase } from '@partner/testing';
 import { REDIS_URL } from './stack.js';
 
 // The built services as production runs them: `node dist/main.js`, configured by the environment.
@@ -34,13 +34,15 @@ function run(service: string, env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-async function waitForHealth(port: number, timeoutMs = 15_000): Promise<Response> {
+// Fails at once, with what the process printed, when it exits instead of becoming healthy.
+async function waitForHealth(proc: ReturnType<typeof run>, port: number, timeoutMs = 30_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (proc.child.exitCode !== null) throw new Error(`exited ${proc.child.exitCode} before it was healthy:\n${proc.output()}`);
     try {
       return await fetch(`http://127.0.0.1:${port}/healthz`);
     } catch (err) {
-      if (Date.now() > deadline) throw err;
+      if (Date.now() > deadline) throw new Error(`not healthy after ${timeoutMs} ms:\n${proc.output()}`, { cause: err });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -70,9 +72,9 @@ describe('service processes', () => {
     ['concierge', 'CONCIERGE_PORT'],
     ['console', 'CONSOLE_PORT'],
   ])('%s starts, answers its health check, and exits 0 on SIGTERM', async (service, portVariable) => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const proc = run(service, { ...common(), [portVariable]: String(port) });
-    expect((await waitForHealth(port)).status).toBe(200);
+    expect((await waitForHealth(proc, port)).status).toBe(200);
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toContain('"msg":"stopped"');
@@ -83,9 +85,9 @@ describe('service processes', () => {
     ['only on CONSOLE_HOST when it is set', { CONSOLE_HOST: '127.0.0.1' }, false],
     ['on every address by default', {}, true],
   ])('console listens %s', async (_name, hostEnv, reachableElsewhere) => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const proc = run('console', { ...common(), ...hostEnv, CONSOLE_PORT: String(port) });
-    expect((await waitForHealth(port)).status).toBe(200);
+    expect((await waitForHealth(proc, port)).status).toBe(200);
     const elsewhere = await fetch(`http://127.0.0.2:${port}/healthz`).then(
       (res) => res.status === 200,
       () => false,
