@@ -162,3 +162,5 @@ export function medianFigures(runs: HttpFigures[]): HttpFigures {
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
   };
 }
+
+export { type Measure, measuresTable, reportMeasures, formatRate } from './report.js';
