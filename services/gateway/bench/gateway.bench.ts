@@ -7,9 +7,11 @@ import { generateInternalKeyPair } from '@partner/auth';
 import {
   benchRedisUrl,
   createBenchDatabase,
+  formatRate,
   measureHttp,
   medianFigures,
   pinToCore,
+  reportMeasures,
   seedUnlimitedKey,
   startProcess,
   stopProcesses,
@@ -19,6 +21,8 @@ import {
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** `/me` through the gateway against the bare express app (issue 17). */
+const MIN_RATIO = 0.9;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 const database = await createBenchDatabase();
@@ -48,17 +52,18 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const summary = { gateway: medianFigures(runs.gateway), bare: medianFigures(runs.bare) };
 const ratio = summary.gateway.rps / summary.bare.rps;
+const figure = (f: HttpFigures) => `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
 
-console.log(`\nGET /v1/partner/me, 50 connections, ${DURATION_S}s x ${ROUNDS} rounds (medians), Node ${process.version}`);
-console.log('| target | req/s | p50 ms | p99 ms | errors |');
-console.log('|---|---|---|---|---|');
-console.log(
-  `| gateway | ${Math.round(summary.gateway.rps)} | ${summary.gateway.p50} | ${summary.gateway.p99} | ${summary.gateway.errors} |`,
-);
-console.log(
-  `| bare express (baseline) | ${Math.round(summary.bare.rps)} | ${summary.bare.p50} | ${summary.bare.p99} | ${summary.bare.errors} |`,
-);
-console.log(`\ngateway / bare throughput: ${ratio.toFixed(2)} (target >= 0.60); gateway p99 ${summary.gateway.p99} ms (target <= 10)`);
+reportMeasures(`GET /v1/partner/me, 50 connections, ${DURATION_S} s x ${ROUNDS} rounds (medians)`, [
+  {
+    measure: '`/me` through the gateway (key, rate limit, headers)',
+    figure: figure(summary.gateway),
+    baseline: `bare express: ${figure(summary.bare)}`,
+    ratio: `${ratio.toFixed(2)}x`,
+    target: `≥ ${MIN_RATIO.toFixed(2)}x bare express`,
+    met: ratio >= MIN_RATIO && summary.gateway.errors === 0,
+  },
+]);
 
 await stopProcesses([gateway, bare]);
 await database.drop();
