@@ -29,4 +29,18 @@ describe('webhooks configuration', () => {
     expect(load).toThrow(/WEBHOOK_SEALING_KEYS: each entry must be/);
     expect(load).not.toThrow(/k1-with-no-key-material/);
   });
+
+  it('keeps the delivery log 30 days and consumed outbox events 24 hours unless told, and never the log less than a recovery reaches', () => {
+    expect(loadWebhooksConfig(base)).toMatchObject({
+      housekeepingMs: 5_000,
+      retention: { deliveriesMs: 30 * 24 * 3600_000, outboxMs: 24 * 3600_000 },
+    });
+    expect(loadWebhooksConfig({ ...base, WEBHOOK_DELIVERY_RETENTION_DAYS: '90', WEBHOOK_OUTBOX_RETENTION_HOURS: '2' }).retention).toEqual({
+      deliveriesMs: 90 * 24 * 3600_000,
+      outboxMs: 2 * 3600_000,
+    });
+    const load = () => loadWebhooksConfig({ ...base, WEBHOOK_DELIVERY_RETENTION_DAYS: '29', WEBHOOK_OUTBOX_RETENTION_HOURS: '0' });
+    expect(load).toThrow(/WEBHOOK_DELIVERY_RETENTION_DAYS: must be at least 30 \(a recovery reaches back 30 days\)/);
+    expect(load).toThrow(/WEBHOOK_OUTBOX_RETENTION_HOURS/);
+  });
 });

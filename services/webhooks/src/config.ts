@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commonConfig, crossFieldRule, parseEnv, pemFromEnv, ZBehindGatewayEnv, zBoolFlag, zPort } from '@partner/http';
 import { SealingKeys } from '@partner/signing';
+import { RECOVERY_WINDOW_DAYS } from './deliveries/recovery.js';
 
 const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   WEBHOOKS_PORT: zPort(8082),
@@ -40,6 +41,18 @@ const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
   /** Attempts in flight at once for one owner in one dispatcher: the rest of the slots stay free for others. */
   WEBHOOK_OWNER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** How often held deliveries are released or expired, ended grants swept and old rows deleted. */
+  WEBHOOK_HOUSEKEEPING_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
+  /**
+   * Finished deliveries (the delivery log) are deleted this long after they were made. Never shorter
+   * than the recovery window: everything a recovery may reach is still in the log.
+   */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce
+    .number()
+    .min(RECOVERY_WINDOW_DAYS, `must be at least ${RECOVERY_WINDOW_DAYS} (a recovery reaches back ${RECOVERY_WINDOW_DAYS} days)`)
+    .default(30),
+  /** Outbox events are deleted this long after their fan-out, once no delivery in the log refers to them. */
+  WEBHOOK_OUTBOX_RETENTION_HOURS: z.coerce.number().min(1).default(24),
   /** Endpoints per owner (restaurant or integrator org): one event fans out to each of them. */
   WEBHOOK_MAX_ENDPOINTS_PER_OWNER: z.coerce.number().int().min(1).max(1000).default(16),
 }).check(
@@ -72,6 +85,11 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     maxEndpointsPerOwner: own.WEBHOOK_MAX_ENDPOINTS_PER_OWNER,
     concurrency: own.WEBHOOK_CONCURRENCY,
     ownerConcurrency: own.WEBHOOK_OWNER_CONCURRENCY,
+    housekeepingMs: own.WEBHOOK_HOUSEKEEPING_SECONDS * 1000,
+    retention: {
+      deliveriesMs: own.WEBHOOK_DELIVERY_RETENTION_DAYS * 24 * 3600_000,
+      outboxMs: own.WEBHOOK_OUTBOX_RETENTION_HOURS * 3600_000,
+    },
   };
 }
 export type WebhooksConfig = ReturnType<typeof loadWebhooksConfig>;

@@ -28,6 +28,8 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
     menuMaxDelayMs: config.menuMaxDelayMs,
     concurrency: config.concurrency,
     ownerConcurrency: config.ownerConcurrency,
+    housekeepingMs: config.housekeepingMs,
+    retention: config.retention,
     mailer,
   });
   if (config.dispatcherEnabled) dispatcher.start();

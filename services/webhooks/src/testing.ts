@@ -2,3 +2,4 @@
 // an endpoint directly, e.g. with a loopback URL the API would refuse. Not part of the service's API.
 export { sealEndpointSecret } from './endpoints/endpoint-secrets.js';
 export { insertWebhookEndpoint } from './webhooks.repository.js';
+export { seedDeliveredHistory, type DeliveredHistory } from './testing/history.js';

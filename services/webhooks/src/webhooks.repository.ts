@@ -424,9 +424,20 @@ export async function setAsideClaimedDeliveries(
     .execute();
 }
 
-/** The restaurant an event is about. */
-export async function findEventRestaurantId(db: Executor, eventId: string): Promise<string | undefined> {
-  return (await db.selectFrom('outbox_events').select('restaurant_id').where('id', '=', eventId).executeTakeFirst())?.restaurant_id;
+/**
+ * The restaurants these events are about, each event locked until the transaction ends: retention
+ * deletes an event only once no delivery refers to it, so one about to get a new delivery (a resend, a
+ * recovery) must be held in place until that delivery is committed. An event already deleted is missing.
+ */
+export async function lockEventRestaurants(tx: Executor, eventIds: readonly string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await tx
+    .selectFrom('outbox_events')
+    .select(['id', 'restaurant_id'])
+    .where('id', '=', sql<string>`any(${eventIds}::text[])`)
+    .forKeyShare()
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.restaurant_id]));
 }
 
 /** The restaurants whose events have held deliveries. */

@@ -7,6 +7,7 @@ import {
   findRecoverableRestaurantIds,
   type RecoverableEvent,
   insertDeliveries,
+  lockEventRestaurants,
   lockWebhookEndpoint,
 } from '../webhooks.repository.js';
 import { sendAgain } from './webhook-records.js';
@@ -15,8 +16,9 @@ import { sendAgain } from './webhook-records.js';
 // one request, instead of one resend per delivery.
 
 /**
- * How far back a recovery reaches. Deliveries are not purged today; a bound keeps one request's work
- * and what receivers must deduplicate sane (the tombstone retention of incremental sync is 30 days too).
+ * How far back a recovery reaches: the delivery log's retention is never shorter (config.ts). A bound
+ * keeps one request's work and what receivers must deduplicate sane (the tombstone retention of
+ * incremental sync is 30 days too).
  */
 export const RECOVERY_WINDOW_DAYS = 30;
 /** Events one recovery takes; past it the answer says `truncated` and the same request takes the next. */
@@ -86,8 +88,13 @@ export async function recoverDeliveries(
     if (page.length <= MAX_RECOVERED_EVENTS) break;
     afterSeq = page.at(-1)!.seq;
   }
+  // Held in place until the new deliveries are committed (see lockEventRestaurants).
+  const retained = await lockEventRestaurants(
+    tx,
+    taken.map((event) => event.event_id),
+  );
   const lapsed = await findLapsedRestaurantIds(tx, [...new Set(taken.map((event) => event.restaurant_id))]);
-  const rows = taken.map((event) => sendAgain(event, endpoint.id, { held: lapsed.has(event.restaurant_id), now }));
+  const rows = taken.filter((event) => retained.has(event.event_id)).map((event) => sendAgain(event, endpoint.id, { held: lapsed.has(event.restaurant_id), now }));
   await insertDeliveries(tx, rows);
   return {
     endpointId: endpoint.id,

@@ -1,5 +1,6 @@
 import { AppError, type TWebhookDelivery, type TWebhookEndpoint } from '@partner/contracts';
 import {
+  type Db,
   type Executor,
   findGrantedPairs,
   findLapsedRestaurantIds,
@@ -13,8 +14,8 @@ import {
   type DeliveryFilter,
   findOwnedDelivery,
   findWebhookEndpoint,
-  findEventRestaurantId,
   insertDeliveries,
+  lockEventRestaurants,
   listOwnedDeliveries,
 } from '../webhooks.repository.js';
 
@@ -78,8 +79,12 @@ export async function listDeliveries(
  * event of a restaurant whose subscription or Partner API add-on has lapsed (spec: held up to 72 hours,
  * delivered on renewal). An integrator whose grant has ended gets nothing more of the restaurant.
  */
-export async function resendDelivery(deps: { db: Executor; now: () => Date }, owner: Owner | null, id: string) {
-  const original = await findOwnedDelivery(deps.db, owner, id);
+export async function resendDelivery(deps: { db: Db; now: () => Date }, owner: Owner | null, id: string) {
+  return deps.db.transaction().execute((tx) => resendIn(tx, deps.now(), owner, id));
+}
+
+async function resendIn(tx: Executor, now: Date, owner: Owner | null, id: string) {
+  const original = await findOwnedDelivery(tx, owner, id);
   if (!original) throw new AppError('not_found', 'No such webhook delivery.');
   // A test event is made and sent in one request and kept nowhere else: there is nothing to queue again.
   if (original.event_type === 'ping') {
@@ -88,22 +93,22 @@ export async function resendDelivery(deps: { db: Executor; now: () => Date }, ow
       `A test event is not resent: send a new one (POST /v1/partner/webhook-endpoints/${original.endpoint_id}/test).`,
     );
   }
-  const endpoint = await findWebhookEndpoint(deps.db, original.endpoint_id);
+  const endpoint = await findWebhookEndpoint(tx, original.endpoint_id);
   if (!endpoint || endpoint.status !== 'active') {
     throw new AppError('conflict', 'The endpoint is disabled. Re-enable it, then resend.');
   }
-  const restaurantId = await findEventRestaurantId(deps.db, original.event_id);
+  const restaurantId = (await lockEventRestaurants(tx, [original.event_id])).get(original.event_id);
   if (endpoint.owner_kind === 'integrator' && !original.event_type.startsWith('grant.')) {
     const granted =
       restaurantId !== undefined &&
-      (await findGrantedPairs(deps.db, [{ restaurantId, integratorOrgId: endpoint.owner_id }], 'menu:read')).size > 0;
+      (await findGrantedPairs(tx, [{ restaurantId, integratorOrgId: endpoint.owner_id }], 'menu:read')).size > 0;
     if (!granted) {
       throw new AppError('conflict', "The restaurant's grant to this organisation has ended: its events are no longer sent here.");
     }
   }
-  const held = restaurantId !== undefined && (await findLapsedRestaurantIds(deps.db, [restaurantId])).has(restaurantId);
-  const row = sendAgain(original, original.endpoint_id, { held, now: deps.now() });
-  await insertDeliveries(deps.db, [row]);
+  const held = restaurantId !== undefined && (await findLapsedRestaurantIds(tx, [restaurantId])).has(restaurantId);
+  const row = sendAgain(original, original.endpoint_id, { held, now });
+  await insertDeliveries(tx, [row]);
   return presentDelivery({ ...row, response_status: null, duration_ms: null, error: null, claimed_until: null });
 }
 

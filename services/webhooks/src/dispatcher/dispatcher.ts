@@ -3,12 +3,9 @@ import {
   claimDueDeliveries,
   type ClaimedAttempt,
   endpointSucceededSince,
-  expireHeldDeliveries,
   type FanOutTarget,
-  findAwaitedIntegratorPairs,
   findFanOutTargets,
   findFirstAttempt,
-  findHeldRestaurantIds,
   GRANT_ENDED,
   insertDeliveries,
   insertNotification,
@@ -18,10 +15,8 @@ import {
   recordMenuChanges,
   ownerKey,
   recordSucceededDeliveries,
-  releaseHeldDeliveries,
   replaceAbandonedAttempts,
   setAsideClaimedDeliveries,
-  skipDeliveriesOfEndedGrants,
   takeFinishedMenuBursts,
   updateWebhookEndpoint,
 } from '../webhooks.repository.js';
@@ -38,6 +33,8 @@ import {
   type OutboxEventRow,
 } from '@partner/db';
 import { type Logger, newId } from '@partner/http';
+import { EVENTS_SCOPE, Housekeeper } from '../housekeeping/housekeeper.js';
+import type { RetentionPolicy } from '../housekeeping/retention.js';
 import type { OwnerMailer } from './owner-mailer.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import { sendEvent } from './send-event.js';
@@ -58,7 +55,12 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** Attempts in flight at once for one owner, so one owner's slow endpoints cannot take every slot. */
   ownerConcurrency?: number;
+  /** A held delivery expires this long after it was made (72 hours). */
   holdMs?: number;
+  /** How often the housekeeping runs (release, expiry, grant sweep, retention); 5 seconds by default. */
+  housekeepingMs?: number;
+  /** The delivery log's and the outbox's retention (30 days and 24 hours by default). */
+  retention?: RetentionPolicy;
   /** menu.updated: sent once a restaurant's changes have been quiet this long... */
   menuQuietMs?: number;
   /** ...or this long after the burst's first change, whichever comes first. */
@@ -78,9 +80,8 @@ function itemIdOf(event: OutboxEventRow): string | null {
 }
 
 const HOLD_MS = 72 * 3600 * 1000;
-
-/** The scope an integrator's grant needs for a restaurant's events to reach its endpoints. */
-const EVENTS_SCOPE = 'menu:read';
+const DAY_MS = 24 * 3600 * 1000;
+export const DEFAULT_RETENTION: RetentionPolicy = { deliveriesMs: 30 * DAY_MS, outboxMs: DAY_MS };
 
 /** An integrator hears of a restaurant only through its grant; its own `grant.*` events need none. */
 const needsGrant = (delivery: ClaimedAttempt): boolean =>
@@ -110,12 +111,24 @@ export class Dispatcher {
   /** An attempt finished since the loop last filled slots; `wake` ends the loop's wait for one. */
   private slotFreed = false;
   private wake: () => void = () => {};
+  private readonly housekeeper: Housekeeper;
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: DispatcherOptions) {
+    this.housekeeper = new Housekeeper({
+      db: options.db,
+      logger: options.logger,
+      now: options.now,
+      holdMs: options.holdMs ?? HOLD_MS,
+      retention: options.retention ?? DEFAULT_RETENTION,
+    });
+  }
 
-  /** One round of every step, waiting for the attempts it started; for tests and one-off runs. */
+  /**
+   * One round of every step, the housekeeping included (between fan-out and claim, so a release or a
+   * skip is seen by this round's claim), waiting for the attempts it started; for tests and one-off runs.
+   */
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
-    const done = await this.round();
+    const done = await this.round(() => this.housekeeper.run());
     await this.settle();
     return done;
   }
@@ -127,6 +140,7 @@ export class Dispatcher {
   start(idleMs = 100): void {
     if (this.running) return;
     this.running = true;
+    this.housekeeper.start(this.options.housekeepingMs ?? 5_000);
     this.stopped = (async () => {
       while (this.running) {
         try {
@@ -145,45 +159,22 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
-    await this.stopped;
+    await Promise.all([this.stopped, this.housekeeper.stop()]);
   }
 
-  /** Returns how much it started, so the loop knows whether to go again at once. */
-  private async round(): Promise<{ fannedOut: number; attempted: number }> {
+  /**
+   * Returns how much it started, so the loop knows whether to go again at once. Every statement of a
+   * round reads an index of the rows still to do (events not fanned out, attempts pending), never the
+   * delivery history; `housekeeping` (a tick's) runs after the fan-out.
+   */
+  private async round(housekeeping?: () => Promise<unknown>): Promise<{ fannedOut: number; attempted: number }> {
     const now = this.options.now();
     const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
-    await this.skipDeliveriesWithoutGrant();
-    await this.releaseRenewedRestaurants(now);
-    await expireHeldDeliveries(this.options.db, new Date(now.getTime() - (this.options.holdMs ?? HOLD_MS)));
+    await housekeeping?.();
     await replaceAbandonedAttempts(this.options.db, now);
     await this.recordAcknowledged();
     const attempted = await this.startDueAttempts(now);
     return { fannedOut, attempted };
-  }
-
-  /**
-   * An integrator hears of a restaurant only while its grant (with `menu:read`) is active: pending and
-   * held deliveries of a restaurant's events to an integrator whose grant ended are skipped, not sent.
-   * So a revoked grant stops everything not yet sent; the claim checks each attempt again as it goes.
-   */
-  private async skipDeliveriesWithoutGrant(): Promise<void> {
-    const awaited = await findAwaitedIntegratorPairs(this.options.db);
-    const granted = await findGrantedPairs(this.options.db, awaited, EVENTS_SCOPE);
-    await skipDeliveriesOfEndedGrants(
-      this.options.db,
-      awaited.filter((pair) => !granted.has(grantPairKey(pair))),
-    );
-  }
-
-  /** Held deliveries of restaurants active again become due. */
-  private async releaseRenewedRestaurants(now: Date): Promise<void> {
-    const held = await findHeldRestaurantIds(this.options.db);
-    const lapsed = await findLapsedRestaurantIds(this.options.db, held);
-    await releaseHeldDeliveries(
-      this.options.db,
-      held.filter((id) => !lapsed.has(id)),
-      now,
-    );
   }
 
   /** For `ms`: whenever attempts finish, records them and starts due attempts in the slots they freed. */
@@ -353,9 +344,8 @@ export class Dispatcher {
 
   /**
    * The claimed attempts that may go out now. Reach and lapse are checked here, as each attempt is
-   * claimed, and not only at fan-out or in a round's sweep: a retry, a released or a resent delivery
-   * goes out long after its event was fanned out, and slots that free between rounds are filled
-   * without a sweep. An integrator's attempt without an active grant is skipped; a lapsed restaurant's
+   * claimed, and not only at fan-out or in the housekeeping's sweep: a retry, a released or a resent
+   * delivery goes out long after its event was fanned out, and the sweep runs only every few seconds. An integrator's attempt without an active grant is skipped; a lapsed restaurant's
    * is held again (released on renewal, expired after 72 h, as at fan-out). Attempts to a disabled or
    * deleted endpoint go on to `attempt`, which skips them.
    */
