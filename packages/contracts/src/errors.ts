@@ -37,6 +37,7 @@ export const ErrorCode = {
   EndpointLimitReached: 'endpoint_limit_reached',
   KeyLimitReached: 'key_limit_reached',
   EndpointDisabled: 'endpoint_disabled',
+  MenuTooLarge: 'menu_too_large',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -78,6 +79,7 @@ const STATUS: Record<ErrorCode, number> = {
   endpoint_limit_reached: 409,
   key_limit_reached: 409,
   endpoint_disabled: 409,
+  menu_too_large: 409,
 };
 
 export function statusFor(code: ErrorCode): number {

@@ -28,6 +28,12 @@ export interface RestaurantsTable {
   billing_anchor: Timestamp;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Moved by triggers with every change to the published menu (migration 2026-12-02-menu-version). */
+  menu_version: ColumnType<number, never, never>;
+  /** The latest change to the menu's sections and published items; null before any. */
+  menu_updated_at: ColumnType<Date | null, never, never>;
+  /** Published live items, kept by the same triggers. */
+  menu_item_count: ColumnType<number, never, never>;
 }
 
 export interface SectionsTable {

@@ -5,3 +5,4 @@ export * from './redis.js';
 export * from './expect-error.js';
 export * from './fake-openai.js';
 export * from './ports.js';
+export * from './seed-items.js';

@@ -25,6 +25,17 @@ const ZCatalogEnv = ZBehindGatewayEnv.extend({
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** Upper bound on a cached item lookup; console's invalidations arrive by pub/sub at once. */
   ACCESS_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
+  /**
+   * The most published items a full menu answers with (about 450 bytes each); past it the menu answers
+   * 409 menu_too_large and the integrator reads the paginated items listing instead.
+   */
+  MENU_MAX_ITEMS: z.coerce.number().int().min(1).default(25_000),
+  /** Built menus kept as bytes, least recently used out first, within this many bytes in all. */
+  MENU_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(64 * 1024 * 1024),
 }).check(distinctSecrets('CURSOR_SIGNING_SECRET', 'VIEW_TOKEN_SECRET', 'ASSET_SIGNING_SECRET', 'MENU_PAGE_KEY_SECRET'));
 
 export function loadCatalogConfig(env: Record<string, string | undefined>) {
@@ -42,6 +53,8 @@ export function loadCatalogConfig(env: Record<string, string | undefined>) {
     menuPageKeySecret: own.MENU_PAGE_KEY_SECRET,
     menuPageKeyEnvironment: own.MENU_PAGE_KEY_ENVIRONMENT,
     accessCacheTtlMs: own.ACCESS_CACHE_TTL_MS,
+    menuMaxItems: own.MENU_MAX_ITEMS,
+    menuCacheMaxBytes: own.MENU_CACHE_MAX_BYTES,
   };
 }
 export type CatalogConfig = ReturnType<typeof loadCatalogConfig>;

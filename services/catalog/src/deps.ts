@@ -13,6 +13,8 @@ import {
 import { HmacKey, ViewTokens } from '@partner/signing';
 import type { CatalogConfig } from './config.js';
 import { ItemAccessCache } from './items/item-access-cache.js';
+import { buildMenu } from './menu/menu-build.js';
+import { MenuCache } from './menu/menu-cache.js';
 import { MenuPageCache } from './menu-page/menu-page-cache.js';
 
 export interface CatalogDeps extends ServiceDeps {
@@ -23,6 +25,9 @@ export interface CatalogDeps extends ServiceDeps {
   signer: AssetSigner;
   itemAccess: ItemAccessCache;
   menuPages: MenuPageCache;
+  menus: MenuCache;
+  /** Past this many published items the menu answers menu_too_large. */
+  menuMaxItems: number;
   storage: AssetStorage;
   publicBaseUrl: string;
   menuPageKeySecret: string;
@@ -59,6 +64,8 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       usageMeter: new UsageMeter(deps.db),
       itemAccess,
       menuPages,
+      menus: new MenuCache({ maxBytes: config.menuCacheMaxBytes, build: (restaurantId, out) => buildMenu(deps.db, restaurantId, out) }),
+      menuMaxItems: config.menuMaxItems,
       signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
       storage: new LocalDirectoryStorage(config.assetStorageDir),
       publicBaseUrl: config.publicBaseUrl,

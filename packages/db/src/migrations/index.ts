@@ -9,6 +9,7 @@ import * as outboxPublishedMenu from './2026-11-28-outbox-published-menu.js';
 import * as gatewayDailyCounts from './2026-11-29-gateway-daily-counts.js';
 import * as webhookSignatureScheme from './2026-11-30-webhook-signature-scheme.js';
 import * as webhookWaitingIndexes from './2026-12-01-webhook-waiting-indexes.js';
+import * as menuVersion from './2026-12-02-menu-version.js';
 import * as webhookRetention from './2026-12-03-webhook-retention.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-gateway-daily-counts': gatewayDailyCounts,
   '2026-11-30-webhook-signature-scheme': webhookSignatureScheme,
   '2026-12-01-webhook-waiting-indexes': webhookWaitingIndexes,
+  '2026-12-02-menu-version': menuVersion,
   '2026-12-03-webhook-retention': webhookRetention,
 };

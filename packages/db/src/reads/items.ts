@@ -100,38 +100,6 @@ export async function listPublishedItems(db: Executor, restaurantId: string): Pr
     .execute();
 }
 
-/**
- * What the menu's ETag is computed from: any change to the restaurant, its sections or its items
- * moves one of these. `items_digest` folds every item's (id, updatedAt) together in no particular
- * order, so a write that commits after one stamped later still moves the version (`max(updated_at)`
- * and the count alone would not see it, and clients holding the old ETag would get 304 for a changed
- * menu). One statement, no lock; a conditional request never builds the menu.
- */
-export interface MenuVersion {
-  restaurant: Date;
-  items: Date | null;
-  item_count: number;
-  items_digest: string | null;
-  sections: Date | null;
-  section_count: number;
-}
-
-export async function readMenuVersion(db: Executor, restaurantId: string): Promise<MenuVersion> {
-  const { rows } = await sql<MenuVersion>`
-    select
-      (select updated_at from restaurants where id = ${restaurantId}) as restaurant,
-      items.latest as items, items.count as item_count, items.digest as items_digest,
-      (select max(updated_at) from sections where restaurant_id = ${restaurantId}) as sections,
-      (select count(*)::int from sections where restaurant_id = ${restaurantId}) as section_count
-    from (
-      select max(updated_at) as latest, count(*)::int as count,
-             bit_xor(hashtextextended(id || '@' || updated_at::text, 0))::text as digest
-      from items where restaurant_id = ${restaurantId}
-    ) as items
-  `.execute(db);
-  return rows[0]!;
-}
-
 /** Which of these items are published now (deleted ones keep their last status). */
 export async function findPublishedItemIds(db: Executor, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

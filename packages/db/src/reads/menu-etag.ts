@@ -1,12 +1,31 @@
 import { createHash } from 'node:crypto';
-import { readMenuVersion } from './items.js';
+import type { RestaurantRow } from '../schema.js';
 import type { Executor } from './executor.js';
 
-/** The menu's strong ETag, from one aggregate query: shared by the menu route and menu.updated events. */
-export async function menuEtag(
-  db: Executor,
-  restaurantId: string,
-): Promise<{ etag: string; version: Awaited<ReturnType<typeof readMenuVersion>> }> {
-  const version = await readMenuVersion(db, restaurantId);
-  return { etag: `"${createHash('sha256').update(JSON.stringify(version)).digest('base64url').slice(0, 27)}"`, version };
+/** What the menu's ETag covers: the restaurant's fields the menu shows, and the menu's version. */
+export type MenuVersion = Pick<
+  RestaurantRow,
+  'id' | 'name' | 'slug' | 'currency' | 'public_menu_url' | 'created_at' | 'updated_at' | 'menu_version' | 'menu_updated_at' | 'menu_item_count'
+>;
+
+/**
+ * The menu's strong ETag from its restaurant's row: the version moves with every change to the sections
+ * and published items (triggers, migration 2026-12-02-menu-version), the other fields are the
+ * restaurant as the menu shows it (its currency is every item's too). No item is read.
+ */
+export function menuEtagOf(row: MenuVersion | undefined): string {
+  const covered = row
+    ? [row.id, row.name, row.slug, row.currency, row.public_menu_url, row.created_at.toISOString(), row.updated_at.toISOString(), row.menu_version]
+    : null;
+  return `"${createHash('sha256').update(JSON.stringify(covered)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** The menu's strong ETag, from one row: shared by the menu route, the concierge's index and menu.updated events. */
+export async function menuEtag(db: Executor, restaurantId: string): Promise<{ etag: string; version: MenuVersion | undefined }> {
+  const version = await db
+    .selectFrom('restaurants')
+    .select(['id', 'name', 'slug', 'currency', 'public_menu_url', 'created_at', 'updated_at', 'menu_version', 'menu_updated_at', 'menu_item_count'])
+    .where('id', '=', restaurantId)
+    .executeTakeFirst();
+  return { etag: menuEtagOf(version), version };
 }

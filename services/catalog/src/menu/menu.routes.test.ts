@@ -82,7 +82,6 @@ describe('GET /v1/partner/restaurants/{id}/menu', () => {
 
   it.each([
     ['an item is edited', ({ items }: Menu) => touchItem(h.deps.db, items.tiramisu.id, { price_cents: 990 })],
-    ['a draft is edited', ({ items }: Menu) => touchItem(h.deps.db, items.draft.id, { name: 'Still secret' })],
     // Stamped before the latest write, as a write that committed late is: neither max(updated_at) nor the count moves.
     [
       'an item lands with an older stamp',
@@ -95,18 +94,53 @@ describe('GET /v1/partner/restaurants/{id}/menu', () => {
     ],
     ['an item is deleted', ({ items }: Menu) => deleteItem(h.deps.db, items.water.id)],
     ['an item is added', ({ restaurant }: Menu) => seedItem(h.deps.db, restaurant.id)],
+    ['an item is unpublished', ({ items }: Menu) => touchItem(h.deps.db, items.suppli.id, { status: 'draft' })],
+    ['a draft is published', ({ items }: Menu) => touchItem(h.deps.db, items.draft.id, { status: 'published' })],
+    ['a model starts processing', ({ items }: Menu) => touchItem(h.deps.db, items.tiramisu.id, { model_status: 'processing' })],
+    ['an item moves section', ({ items, sections }: Menu) => touchItem(h.deps.db, items.water.id, { section_id: sections.desserts.id })],
     ['a section is added', ({ restaurant }: Menu) => seedSection(h.deps.db, restaurant.id, 'Mains', 3)],
+    [
+      'a section is renamed',
+      ({ sections }: Menu) => h.deps.db.updateTable('sections').set({ name: 'Dolci' }).where('id', '=', sections.desserts.id).execute(),
+    ],
+    // Its items fall out of it (on delete set null): a change of the items too, in the same statement.
+    ['a section is deleted', ({ sections }: Menu) => h.deps.db.deleteFrom('sections').where('id', '=', sections.desserts.id).execute()],
     [
       'the restaurant changes',
       ({ restaurant }: Menu) => updateRestaurant(h.deps.db, restaurant.id, { name: 'Osteria Nuova', updated_at: new Date() }),
     ],
+    // Even written without a new updated_at: the ETag covers the fields the menu shows.
+    ['the restaurant is renamed', ({ restaurant }: Menu) => updateRestaurant(h.deps.db, restaurant.id, { name: 'Osteria Nuova' })],
+    ["the restaurant's currency changes", ({ restaurant }: Menu) => updateRestaurant(h.deps.db, restaurant.id, { currency: 'CHF' })],
   ])('changes the ETag when %s', async (_case, change) => {
     const menu = await seedMenu();
-    const etag = (await h.get(menuPath(menu.restaurant.id), menu.key).expect(200)).headers.etag!;
+    const before = await h.get(menuPath(menu.restaurant.id), menu.key).expect(200);
     await change(menu);
-    const res = await h.get(menuPath(menu.restaurant.id), menu.key).set('If-None-Match', etag).expect(200);
-    expect(res.headers.etag).not.toBe(etag);
+    const res = await h.get(menuPath(menu.restaurant.id), menu.key).set('If-None-Match', before.headers.etag!).expect(200);
+    expect(res.headers.etag).not.toBe(before.headers.etag);
+    expect(res.text).not.toBe(before.text);
     expect(await apiRequestsUsed(h.deps.db, menu.restaurant.id)).toBe(2);
+  });
+
+  // Drafts, archived dishes and tombstones are not in the menu (its bytes do not move), nor are the
+  // restaurant's settings that the menu does not show. Before menu versions a draft's edit moved the
+  // ETag too, and cost every client holding the menu a full fetch of an unchanged one.
+  it.each([
+    ['a draft is edited', ({ items }: Menu) => touchItem(h.deps.db, items.draft.id, { name: 'Still secret' })],
+    ['a draft is added', ({ restaurant }: Menu) => seedItem(h.deps.db, restaurant.id, { status: 'draft' })],
+    ['a draft is deleted', ({ items }: Menu) => deleteItem(h.deps.db, items.draft.id)],
+    ['a tombstone is purged', ({ items }: Menu) => h.deps.db.deleteFrom('items').where('id', '=', items.deleted.id).execute()],
+    [
+      "the restaurant's quota and notes change",
+      ({ restaurant }: Menu) => updateRestaurant(h.deps.db, restaurant.id, { monthly_quota: 50_000, house_notes: 'Closed on Mondays' }),
+    ],
+    ['usage is counted', ({ restaurant, key }: Menu) => h.get(menuPath(restaurant.id), key).expect(200)],
+  ])('keeps the ETag when %s', async (_case, change) => {
+    const menu = await seedMenu();
+    const before = await h.get(menuPath(menu.restaurant.id), menu.key).expect(200);
+    await change(menu);
+    await h.get(menuPath(menu.restaurant.id), menu.key).set('If-None-Match', before.headers.etag!).expect(304);
+    expect((await h.get(menuPath(menu.restaurant.id), menu.key).expect(200)).text).toBe(before.text);
   });
 
   it('refuses a lapsed restaurant even with a matching ETag', async () => {

@@ -1,11 +1,11 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { iso, presentItem, presentRestaurant } from '@partner/views';
-import { listPublishedItems, listSections, menuEtag } from '@partner/db';
+import { menuEtagOf } from '@partner/db';
 import { meterApiRequest, requireRestaurantAccess } from '@partner/entitlements';
-import type { TMenu } from '@partner/contracts';
+import { AppError } from '@partner/contracts';
 import type { CatalogDeps } from '../deps.js';
+import type { MenuBytes } from './menu-cache.js';
 
-export type MenuAnswer = { notModified: true; etag: string } | { notModified: false; etag: string; menu: TMenu };
+export type MenuAnswer = { notModified: true; etag: string } | ({ notModified: false } & MenuBytes);
 
 /** Whether an If-None-Match header names this strong ETag (or `*`). */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
@@ -17,8 +17,9 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 }
 
 /**
- * The published menu with a strong ETag (spec 4.3). The ETag comes from one aggregate query, so an
- * unchanged menu answers 304 without being built, and a 304 costs no quota.
+ * The published menu with a strong ETag (spec 4.3). The ETag comes from the restaurant's row, which
+ * the access check reads anyway: an unchanged menu answers 304 without reading an item, and costs no
+ * quota. A changed one is built once per version and served from bytes after that (MenuCache).
  */
 export async function getMenu(
   deps: CatalogDeps,
@@ -27,29 +28,15 @@ export async function getMenu(
   ifNoneMatch: string | undefined,
 ): Promise<MenuAnswer> {
   const restaurant = await requireRestaurantAccess(deps.db, principal, restaurantId, 'menu:read');
-  const { etag, version } = await menuEtag(deps.db, restaurantId);
+  const etag = menuEtagOf(restaurant);
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { notModified: true, etag };
-
+  if (restaurant.menu_item_count > deps.menuMaxItems) {
+    throw new AppError(
+      'menu_too_large',
+      `This menu has ${restaurant.menu_item_count} published items, more than the ${deps.menuMaxItems} one answer carries. ` +
+        'Read it with the paginated items listing (GET /v1/partner/restaurants/{id}/items) instead.',
+    );
+  }
   await meterApiRequest(deps.usageMeter, principal, restaurant, deps.now());
-  const [sections, items] = await Promise.all([listSections(deps.db, restaurantId), listPublishedItems(deps.db, restaurantId)]);
-  const present = (list: typeof items) => list.map((row) => presentItem(row, restaurant.currency));
-  const known = new Set(sections.map((section) => section.id));
-  const updatedAt = [version.restaurant, version.items, version.sections]
-    .filter((d): d is Date => d !== null)
-    .reduce((a, b) => (a > b ? a : b));
-  return {
-    notModified: false,
-    etag,
-    menu: {
-      restaurant: presentRestaurant(restaurant),
-      sections: sections.map((section) => ({
-        id: section.id,
-        name: section.name,
-        position: section.position,
-        items: present(items.filter((item) => item.section_id === section.id)),
-      })),
-      unsectionedItems: present(items.filter((item) => !item.section_id || !known.has(item.section_id))),
-      updatedAt: iso(updatedAt),
-    },
-  };
+  return { notModified: false, ...(await deps.menus.get(restaurantId, etag)) };
 }

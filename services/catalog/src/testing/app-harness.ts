@@ -20,6 +20,8 @@ import { expectError, internalCaller, keyPrincipalFor, testRedisUrl, useRedisPre
 import { createApp } from '../app.js';
 import { VIEW_TOKEN_LIFETIME_MS, type CatalogDeps } from '../deps.js';
 import { ItemAccessCache } from '../items/item-access-cache.js';
+import { buildMenu } from '../menu/menu-build.js';
+import { MenuCache } from '../menu/menu-cache.js';
 import { MenuPageCache } from '../menu-page/menu-page-cache.js';
 
 export const PUBLIC_BASE_URL = 'http://gateway.test';
@@ -92,6 +94,8 @@ export async function startAppHarness(): Promise<AppHarness> {
     usageMeter: new UsageMeter(database.db),
     itemAccess,
     menuPages,
+    menus: new MenuCache({ maxBytes: 16 * 1024 * 1024, build: (restaurantId, out) => buildMenu(database.db, restaurantId, out) }),
+    menuMaxItems: 25_000,
     signer: new AssetSigner({
       secret: 'catalog-test-asset-signing-secret-0123456789',
       publicBaseUrl: PUBLIC_BASE_URL,

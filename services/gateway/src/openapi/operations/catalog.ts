@@ -67,11 +67,11 @@ export const CATALOG_OPERATIONS: Record<RouteKey, Operation> = {
     tag: 'Menu',
     summary: 'The published menu',
     description:
-      'Sections with their published items, in order. Send the last `ETag` as `If-None-Match`: an unchanged menu answers 304 with no body.',
+      'Sections with their published items, in order. Send the last `ETag` as `If-None-Match`: an unchanged menu answers 304 with no body. A menu of more published items than one answer carries (25,000 unless the platform sets otherwise) answers 409 `menu_too_large`: read it with the items listing instead.',
     path: restaurantId,
     success: { kind: 'json', status: 200, schema: zData(ZMenu), description: 'The menu.' },
     conditional: true,
-    errors: ['not_found'],
+    errors: ['not_found', 'menu_too_large'],
   },
   'GET /v1/partner/items/:id': {
     operationId: 'getItem',
