@@ -1,9 +1,9 @@
 import { type BenchDatabase, startProcess, stopProcesses, waitUntilUp } from '@partner/bench-kit';
 import { freePort } from '@partner/testing';
+import { seedDeliveredHistory } from '@partner/webhooks/testing';
 import { residentMegabytes } from '../rss.js';
 import { mainOf } from '../services.js';
 import { prepareDeliveries } from './deliveries.js';
-import { seedDeliveredHistory } from './seed.js';
 
 export const BURST = Number(process.env.BENCH_SCALE_BURST ?? 5000);
 /** Endpoints one event fans out to, besides the burst's: with it, the default most one owner may have (16). */
@@ -30,7 +30,7 @@ export async function deliveryCurve(database: BenchDatabase, env: Record<string,
     let seeded = 0;
     for (const [index, rows] of sizes.entries()) {
       const seedStarted = performance.now();
-      await seedDeliveredHistory(database.db, bench.endpointIds, seeded, rows);
+      await seedDeliveredHistory(database.db, { endpointId: bench.burstEndpointId, restaurantId, count: rows - seeded });
       const seedSeconds = (performance.now() - seedStarted) / 1000;
       // The smallest size is the ratio's baseline: a first burst warms the dispatcher up.
       if (index === 0) await bench.burst(BURST);

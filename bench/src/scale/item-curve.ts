@@ -9,7 +9,7 @@ import { seedItems, touchItems } from './seed.js';
 
 /** Items changed before each incremental sync. */
 export const TOUCHED = 300;
-const INCREMENTAL_ROUNDS = 5;
+const INCREMENTAL_ROUNDS = 15;
 const MENU_REQUESTS = 30;
 const MENU_BUDGET_MS = 20_000;
 const TURNS = 20;

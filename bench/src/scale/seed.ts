@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '@partner/db';
 
-// Set-based seeding (`insert ... select ... from generate_series`) in batches, so that 1M items or 10M
-// delivery rows take minutes, not hours. Rows are numbered: growing a table from `from` to `to` adds
-// rows `from + 1` to `to`, so the sizes of a curve are reached one after another on one database.
+// Set-based seeding (`insert ... select ... from generate_series`) in batches, so that 1M items take
+// seconds, not hours. Items are numbered: growing the menu from `from` to `to` adds items `from + 1` to
+// `to`, so the sizes of a curve are reached one after another on one database.
 
 const BATCH = 250_000;
 
@@ -50,22 +50,4 @@ export async function touchItems(db: Db, restaurantId: string, size: number, cou
     where id in (select 'itm_bench' || lpad((${offset} + i * ${stride})::text, 12, '0') from generate_series(0, ${count - 1}) as i)
       and restaurant_id = ${restaurantId}
   `.execute(db);
-}
-
-/**
- * Delivery history `from + 1` to `to`: succeeded first attempts spread over `endpointIds` and the last
- * week (inside the log's retention, so the dispatcher's housekeeping keeps them), as a busy platform
- * accumulates them.
- */
-export async function seedDeliveredHistory(db: Db, endpointIds: string[], from: number, to: number): Promise<void> {
-  await inBatches(from, to, (first, last) =>
-    sql`
-      insert into webhook_deliveries (id, event_id, event_type, endpoint_id, attempt, status, response_status, duration_ms, created_at)
-      select 'whd_hist' || lpad(n::text, 12, '0'), 'evt_hist' || lpad(n::text, 12, '0'), 'item.updated',
-             (${endpointIds}::text[])[1 + n % ${endpointIds.length}], 1, 'succeeded', 200, 20 + n % 50,
-             now() - make_interval(secs => (n % 604800)::double precision)
-      from generate_series(${first}::int, ${last}::int) as n
-    `.execute(db),
-  );
-  await sql`analyze webhook_deliveries`.execute(db);
 }
