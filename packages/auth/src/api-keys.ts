@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { TEnvironment, TKeyType } from '@partner/contracts';
 import { HmacKey } from '@partner/signing';
@@ -94,7 +94,7 @@ export function environmentFromPrefix(value: string): TEnvironment | null {
  * add nothing but latency. Lookups go by this hash through a unique index, never by comparing secrets.
  */
 export function hashApiKey(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export const redactKey = (prefix: string, last4: string): string => `${prefix}…${last4}`;

@@ -35,4 +35,35 @@ describe('InvalidatedCache', () => {
     await cache.get('a', load('x'));
     expect(loads).toBe(6);
   });
+
+  it('drops exactly the entries filed under a name, and unfiles what leaves the cache', async () => {
+    const cache = new InvalidatedCache<{ id: string; owner: string }>({
+      ttlMs: 60_000,
+      maxEntries: 3,
+      indexBy: (value) => [`id:${value.id}`, `owner:${value.owner}`],
+    });
+    const loaded: string[] = [];
+    const load = (id: string, owner: string) => () => Promise.resolve((loaded.push(id), { id, owner }));
+    const fill = async () => {
+      await cache.get('a', load('a', 'x'));
+      await cache.get('b', load('b', 'x'));
+      await cache.get('c', load('c', 'y'));
+    };
+    await fill();
+    cache.invalidateIndexed('owner:x');
+    await fill();
+    expect(loaded).toEqual(['a', 'b', 'c', 'a', 'b']);
+    cache.invalidateIndexed('id:c');
+    cache.invalidateIndexed('owner:nobody');
+    await fill();
+    expect(loaded.slice(5)).toEqual(['c']);
+    // 'd' pushes out 'a' (least recently used), which leaves the index with it; the owner's next
+    // invalidation drops its entries still cached ('b', 'd') and keeps 'c'.
+    await cache.get('d', load('d', 'x'));
+    cache.invalidateIndexed('owner:x');
+    await cache.get('c', load('c', 'y'));
+    await cache.get('b', load('b', 'x'));
+    await cache.get('a', load('a', 'x'));
+    expect(loaded.slice(6)).toEqual(['d', 'b', 'a']);
+  });
 });

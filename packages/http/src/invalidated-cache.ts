@@ -7,16 +7,29 @@ import type { RedisClient } from './redis.js';
  * invalidation drops them or their TTL passes. Concurrent misses for one key share a single load. A
  * load that raced an invalidation answers its callers but is never stored: it may hold exactly what
  * the invalidation replaced. Absent values (a load answering undefined) are not stored.
+ *
+ * With `indexBy`, each value is filed under the names it gives (its id, its owner's...) and
+ * `invalidateIndexed(name)` drops exactly the entries filed there, without looking at the others.
  */
 export class InvalidatedCache<V extends object> {
   private readonly entries: LRUCache<string, V>;
   private readonly pending = new Map<string, Promise<V | undefined>>();
+  /** Index name → keys of the entries filed under it; kept in step with `entries` by its dispose hook. */
+  private readonly index = new Map<string, Set<string>>();
   /** Bumped by every invalidation, so a load that began before one never stores what it read. */
   private generation = 0;
 
-  constructor(private readonly options: { ttlMs: number; maxEntries: number; now?: () => number }) {
-    // ttlResolution 0: read the (injectable) clock on every get, so a test's clock decides expiry.
-    this.entries = new LRUCache({ max: options.maxEntries, ttl: options.ttlMs, ttlResolution: 0, perf: { now: options.now ?? Date.now } });
+  constructor(private readonly options: { ttlMs: number; maxEntries: number; now?: () => number; indexBy?: (value: V) => readonly string[] }) {
+    const indexBy = options.indexBy;
+    this.entries = new LRUCache({
+      max: options.maxEntries,
+      ttl: options.ttlMs,
+      // 0: read the (injectable) clock on every get, so a test's clock decides expiry.
+      ttlResolution: 0,
+      perf: { now: options.now ?? Date.now },
+      // Evicted, expired, deleted or replaced: the entry leaves the index with it.
+      dispose: indexBy && ((value, key) => indexBy(value).forEach((name) => this.unfile(name, key))),
+    });
   }
 
   get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
@@ -28,7 +41,7 @@ export class InvalidatedCache<V extends object> {
       inFlight = load()
         .then((value) => {
           // A TTL of 0 means "do not cache" (lru-cache reads 0 as "forever").
-          if (value !== undefined && generation === this.generation && this.options.ttlMs > 0) this.entries.set(key, value);
+          if (value !== undefined && generation === this.generation && this.options.ttlMs > 0) this.store(key, value);
           return value;
         })
         .finally(() => {
@@ -39,17 +52,43 @@ export class InvalidatedCache<V extends object> {
     return inFlight;
   }
 
-  /** Drops every entry whose value matches, and forgets loads in flight. */
+  /** Drops the entries filed under `name` by `indexBy`, whatever else is cached, and forgets loads in flight. */
+  invalidateIndexed(name: string): void {
+    // A copy: each delete unfiles its key from this very set.
+    for (const key of [...(this.index.get(name) ?? [])]) this.entries.delete(key);
+    this.forgetLoads();
+  }
+
+  /** Drops every entry whose value matches (a scan of them all), and forgets loads in flight. */
   invalidateWhere(matches: (value: V) => boolean): void {
     for (const [key, value] of this.entries.entries()) {
       if (matches(value)) this.entries.delete(key);
     }
-    this.generation++;
-    this.pending.clear();
+    this.forgetLoads();
   }
 
   clear(): void {
     this.entries.clear();
+    this.forgetLoads();
+  }
+
+  private store(key: string, value: V): void {
+    this.entries.set(key, value);
+    for (const name of this.options.indexBy?.(value) ?? []) {
+      let keys = this.index.get(name);
+      if (!keys) this.index.set(name, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private unfile(name: string, key: string): void {
+    const keys = this.index.get(name);
+    if (!keys) return;
+    keys.delete(key);
+    if (keys.size === 0) this.index.delete(name);
+  }
+
+  private forgetLoads(): void {
     this.generation++;
     this.pending.clear();
   }

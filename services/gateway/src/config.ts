@@ -18,6 +18,11 @@ export const ZGatewayEnv = ZCommonEnv.extend({
   /** How long a key lookup is trusted without a pub/sub invalidation; revocations arrive by pub/sub. */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(60_000),
   /**
+   * Keys each replica keeps in its cache, least recently used out first. Size it above the keys that
+   * send requests within a KEY_CACHE_TTL_MS: past the bound, the coldest keys' requests go to Postgres.
+   */
+  KEY_CACHE_MAX_KEYS: z.coerce.number().int().positive().default(100_000),
+  /**
    * How many proxies in front of the gateway append to X-Forwarded-For (a load balancer: 1). The client
    * address is the one that many hops back; 0 (the default) uses the connection's address, since a
    * header anyone can send must never decide whose limit a request counts against.
@@ -53,6 +58,7 @@ function toGatewayConfig(env: z.infer<typeof ZGatewayEnv>) {
     publicBaseUrl: env.PUBLIC_BASE_URL,
     docsUrl: env.DOCS_URL ?? new URL('/docs', env.PUBLIC_BASE_URL).href,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
+    keyCacheMaxKeys: env.KEY_CACHE_MAX_KEYS,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     clientLimitPerMin: env.CLIENT_PER_MIN,
     replicas: env.GATEWAY_REPLICAS,

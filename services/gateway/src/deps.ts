@@ -46,7 +46,7 @@ export async function createDeps(
   const subscriber = await connectRedis(config.redisUrl, onRedisError(faults, 'redis subscriber'), {
     commandTimeoutMs: config.redisCommandTimeoutMs,
   });
-  const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs });
+  const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs, maxEntries: config.keyCacheMaxKeys });
   await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);
   const proxy = new ServiceProxy(config.services, config.maxBodyBytes, config.requestDeadlineMs + UPSTREAM_GRACE_MS);
   const deps: GatewayDeps = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '@partner/auth';
+import { generateApiKey, type GeneratedKey } from '@partner/auth';
 import { insertApiKey, insertRestaurant, type TestDatabase, useTestDatabase } from '@partner/testing';
 import { KeyCache } from './key-cache.js';
 
@@ -20,7 +20,7 @@ describe('KeyCache', () => {
       },
       transformResult: async (args) => args.result,
     });
-    const cache = new KeyCache({ db: counted, ttlMs: 60_000, now: () => now });
+    const cache = new KeyCache({ db: counted, ttlMs: 60_000, maxEntries: 100, now: () => now });
     const unknown = generateApiKey('secret', 'live');
     expect(await cache.lookup(unknown.hash)).toBeUndefined();
     expect(await cache.lookup(unknown.hash)).toBeUndefined();
@@ -57,5 +57,47 @@ describe('KeyCache', () => {
     cache.invalidate({ keyId: 'key_cache0000000000000000' });
     await cache.lookup(known.hash);
     expect(queries).toBe(before + 1);
+  });
+
+  it('looks up the misses of one event-loop turn in one query, and each key once however often it is asked', async () => {
+    const restaurant = await insertRestaurant(database.db, { id: 'rst_batch0000000000000000', name: 'Batch', slug: 'batch', currency: 'USD' });
+    const keys: GeneratedKey[] = [];
+    for (let i = 0; i < 5; i++) {
+      const key = generateApiKey('secret', 'live');
+      keys.push(key);
+      await insertApiKey(database.db, {
+        id: `key_batch${i}000000000000000`,
+        key_hash: key.hash,
+        prefix: key.prefix,
+        last4: key.last4,
+        type: 'secret',
+        environment: 'live',
+        name: 'k',
+        scopes: [],
+        rate_limit_per_min: 10,
+        allowed_origins: [],
+        restaurant_id: restaurant.id,
+        integrator_org_id: null,
+      });
+    }
+    let queries = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const cache = new KeyCache({ db: counted, ttlMs: 60_000, maxEntries: 100 });
+    const unknown = generateApiKey('secret', 'live').hash;
+    const hashes = [...keys.map((key) => key.hash), keys[0]!.hash, unknown, unknown];
+    const found = await Promise.all(hashes.map((hash) => cache.lookup(hash)));
+    expect(found.map((record) => record?.key.id)).toEqual([
+      ...keys.map((_, i) => `key_batch${i}000000000000000`),
+      'key_batch0000000000000000',
+      undefined,
+      undefined,
+    ]);
+    expect(queries).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
-import { type Db, findKeyWithOwnerByHash, type KeyWithOwner } from '@partner/db';
+import { type Db, findKeysWithOwnerByHash, type KeyWithOwner } from '@partner/db';
 import { InvalidatedCache, type KeyInvalidation } from '@partner/http';
+import { TickBatch } from '../batching/tick-batch.js';
 
 /**
  * Unknown keys are remembered briefly, apart from known ones (so a flood of made-up keys can neither
@@ -10,20 +11,35 @@ import { InvalidatedCache, type KeyInvalidation } from '@partner/http';
 const UNKNOWN_TTL_MS = 10_000;
 const MAX_UNKNOWN = 10_000;
 
+const byKeyId = (keyId: string) => `key:${keyId}`;
+const byOwnerId = (ownerId: string) => `owner:${ownerId}`;
+
 /**
- * Key lookups by hash, cached in process. Console pushes invalidations over Redis pub/sub, so a
- * revocation or suspension reaches every replica within milliseconds; the TTL only bounds how long
- * an entry lives if a message was somehow missed while the subscription was up.
+ * Key lookups by hash, cached in process, least recently used out past `maxEntries` (size it to the
+ * keys active within a TTL: a bound below that makes every request of the coldest keys a miss).
+ * Console pushes invalidations over Redis pub/sub, so a revocation or suspension reaches every
+ * replica within milliseconds; each drops just the entries of that key or owner, found through the
+ * cache's index. The TTL only bounds how long an entry lives if a message was somehow missed while
+ * the subscription was up. The misses of one event-loop turn share one query.
  */
 export class KeyCache {
   private readonly known: InvalidatedCache<KeyWithOwner>;
   private readonly unknown: LRUCache<string, true>;
-  private readonly now: () => number;
+  private readonly misses: TickBatch<string, KeyWithOwner | undefined>;
 
-  constructor(private readonly options: { db: Db; ttlMs: number; now?: () => number; maxEntries?: number }) {
-    this.now = options.now ?? Date.now;
-    this.known = new InvalidatedCache({ ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 100_000, now: this.now });
-    this.unknown = new LRUCache({ max: MAX_UNKNOWN, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now: this.now } });
+  constructor(options: { db: Db; ttlMs: number; maxEntries: number; now?: () => number }) {
+    const now = options.now ?? Date.now;
+    this.known = new InvalidatedCache({
+      ttlMs: options.ttlMs,
+      maxEntries: options.maxEntries,
+      now,
+      indexBy: (record) => [byKeyId(record.key.id), byOwnerId(record.owner.id)],
+    });
+    this.unknown = new LRUCache({ max: MAX_UNKNOWN, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now } });
+    this.misses = new TickBatch(async (hashes) => {
+      const found = new Map((await findKeysWithOwnerByHash(options.db, hashes)).map((record) => [record.key.key_hash, record]));
+      return hashes.map((hash) => found.get(hash));
+    });
   }
 
   /** `beforeQuery` runs only when the lookup must go to the database (it may refuse by throwing). */
@@ -31,14 +47,14 @@ export class KeyCache {
     if (this.unknown.has(keyHash)) return undefined;
     const record = await this.known.get(keyHash, async () => {
       await beforeQuery?.();
-      return findKeyWithOwnerByHash(this.options.db, keyHash);
+      return this.misses.add(keyHash);
     });
     if (!record) this.unknown.set(keyHash, true);
     return record;
   }
 
   invalidate(message: KeyInvalidation): void {
-    this.known.invalidateWhere((record) => ('keyId' in message ? record.key.id === message.keyId : record.owner.id === message.ownerId));
+    this.known.invalidateIndexed('keyId' in message ? byKeyId(message.keyId) : byOwnerId(message.ownerId));
   }
 
   clear(): void {
