@@ -6,15 +6,17 @@ import { type Kysely, sql } from 'kysely';
 // (console, the model pipeline, bench seeding, a hand-written fix), and being per statement, with the
 // changed rows in transition tables, a bulk insert bumps once.
 //
-// - menu_version: moves with every change of a published, live item (one entering, leaving or edited
-//   in the menu) and of any section. Drafts, archived items and tombstones are not in the menu and move
-//   nothing. The restaurant's own shown fields are part of the ETag itself (reads/menu-etag.ts).
+// - menu_version: moves once per committed transaction that changes a published, live item (entering,
+//   leaving or edited in the menu) or any section. Drafts, archived items and tombstones are not in the
+//   menu and move nothing. The restaurant's own shown fields are part of the ETag itself (menu-etag.ts).
 // - menu_updated_at: the latest such change, the menu's `updatedAt` beside the restaurant's own.
 // - menu_item_count: published live items, which the menu's size bound reads.
 //
-// The bump takes the restaurant row's lock until the write commits, so two transactions writing one
-// restaurant's menu take turns from their first write to their commit (item writes are short). It is a
-// no-key update: inserts that reference the restaurant (their foreign-key checks) do not wait for it.
+// A statement notes its change in menu_pending, one row per (transaction, restaurant) that no other
+// transaction writes, and a deferred trigger folds that row into the restaurant's at commit. So the
+// restaurant's row is locked only while its writer commits: two writers of one menu never wait on each
+// other's open transactions, and a write that commits after a later-stamped one still moves the version
+// (a bump made early would too, but would make the later writer wait for the slow one to commit).
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     alter table restaurants
@@ -40,11 +42,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     where status = 'published' and deleted_at is null
   `.execute(db);
 
+  await sql`
+    create table menu_pending (
+      txid xid8 not null default pg_current_xact_id(),
+      restaurant_id text not null,
+      latest timestamptz(3),
+      item_delta integer not null,
+      primary key (txid, restaurant_id)
+    )
+  `.execute(db);
+
   // What the statement changed, per row: (restaurant_id, stamp, delta in published items); the stamp of a
   // deletion is the clock's. Run with EXECUTE inside the trigger function, where the statement's
   // transition tables are visible (an INSERT trigger has no old rows, a DELETE trigger no new ones).
   await sql`
-    create function bump_menu_version() returns trigger language plpgsql as $fn$
+    create function note_menu_change() returns trigger language plpgsql as $fn$
     declare
       changed text := case tg_table_name || ' ' || tg_op
         when 'sections INSERT' then 'select restaurant_id, updated_at as stamp, 0 as delta from new_rows'
@@ -64,27 +76,46 @@ export async function up(db: Kysely<any>): Promise<void> {
       end;
     begin
       execute format(
-        'update restaurants r set
-           menu_version = r.menu_version + 1,
-           menu_updated_at = greatest(r.menu_updated_at, c.latest),
-           menu_item_count = r.menu_item_count + c.delta
-         from (select restaurant_id, max(stamp) as latest, sum(delta) as delta from (%s) as changed group by restaurant_id) as c
-         where r.id = c.restaurant_id', changed);
+        'insert into menu_pending (restaurant_id, latest, item_delta)
+         select restaurant_id, max(stamp), sum(delta) from (%s) as changed group by restaurant_id
+         on conflict (txid, restaurant_id) do update set
+           latest = greatest(menu_pending.latest, excluded.latest),
+           item_delta = menu_pending.item_delta + excluded.item_delta', changed);
       return null;
     end $fn$
   `.execute(db);
+  await sql`
+    create function apply_menu_change() returns trigger language plpgsql as $fn$
+    begin
+      with pending as (
+        delete from menu_pending where txid = new.txid and restaurant_id = new.restaurant_id returning latest, item_delta
+      )
+      update restaurants r set
+        menu_version = r.menu_version + 1,
+        menu_updated_at = greatest(r.menu_updated_at, pending.latest),
+        menu_item_count = r.menu_item_count + pending.item_delta
+      from pending
+      where r.id = new.restaurant_id;
+      return null;
+    end $fn$
+  `.execute(db);
+  // Once per (transaction, restaurant): later statements of the transaction update the pending row.
+  await sql`
+    create constraint trigger menu_pending_at_commit after insert on menu_pending
+    deferrable initially deferred for each row execute function apply_menu_change()
+  `.execute(db);
   for (const table of ['items', 'sections']) {
     await sql`
-      create trigger ${sql.raw(`${table}_menu_version_insert`)} after insert on ${sql.table(table)}
-      referencing new table as new_rows for each statement execute function bump_menu_version()
+      create trigger ${sql.raw(`${table}_menu_change_insert`)} after insert on ${sql.table(table)}
+      referencing new table as new_rows for each statement execute function note_menu_change()
     `.execute(db);
     await sql`
-      create trigger ${sql.raw(`${table}_menu_version_update`)} after update on ${sql.table(table)}
-      referencing old table as old_rows new table as new_rows for each statement execute function bump_menu_version()
+      create trigger ${sql.raw(`${table}_menu_change_update`)} after update on ${sql.table(table)}
+      referencing old table as old_rows new table as new_rows for each statement execute function note_menu_change()
     `.execute(db);
     await sql`
-      create trigger ${sql.raw(`${table}_menu_version_delete`)} after delete on ${sql.table(table)}
-      referencing old table as old_rows for each statement execute function bump_menu_version()
+      create trigger ${sql.raw(`${table}_menu_change_delete`)} after delete on ${sql.table(table)}
+      referencing old table as old_rows for each statement execute function note_menu_change()
     `.execute(db);
   }
 }

@@ -147,4 +147,23 @@ describe('the menu, built once per version', () => {
     await h.deps.db.deleteFrom('items').where('restaurant_id', '=', restaurant.id).execute();
     expect(await count()).toBe(0);
   });
+
+  it('lets a second writer of the menu commit while a first holds its transaction open, and moves the ETag at each commit', async () => {
+    const { restaurant, key, idOf } = await seedBigMenu();
+    const etagNow = async () => (await h.get(menuPath(restaurant.id), key).expect(200)).headers.etag!;
+    const before = await etagNow();
+    const held = Promise.withResolvers<void>();
+    const slow = h.deps.db.transaction().execute(async (tx) => {
+      await touchItem(tx, idOf(1), { price_cents: 111 });
+      await held.promise;
+    });
+    const started = Date.now();
+    await touchItem(h.deps.db, idOf(2), { price_cents: 222 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const afterFast = await etagNow();
+    expect(afterFast).not.toBe(before);
+    held.resolve();
+    await slow;
+    expect(await etagNow()).not.toBe(afterFast);
+  });
 });
