@@ -19,6 +19,10 @@ const ZConciergeEnv = ZBehindGatewayEnv.extend({
   CONCIERGE_VISITOR_SHARE_PERCENT: z.coerce.number().min(0).max(100).default(2),
   /** ...and at least this many messages are theirs whatever the allowance. */
   CONCIERGE_VISITOR_MIN_MESSAGES: z.coerce.number().int().min(1).default(10),
+  /** Menu indexes kept in memory, by their size: a restaurant's index outside it is rebuilt when next asked. */
+  CONCIERGE_INDEX_CACHE_MB: z.coerce.number().int().min(1).default(512),
+  /** Worker threads building menu indexes at once (off the event loop); further builds queue. */
+  CONCIERGE_INDEX_BUILD_THREADS: z.coerce.number().int().min(1).max(16).default(1),
 }).check(
   crossFieldRule(['OPENAI_BASE_URL', 'OPENAI_API_KEY'], (env: { OPENAI_BASE_URL?: string; OPENAI_API_KEY?: string }, ctx) => {
     // A base URL without a key would silently leave live keys on "no model configured".
@@ -44,6 +48,7 @@ export function loadConciergeConfig(env: Record<string, string | undefined>) {
       : null,
     visitorShare: { percent: own.CONCIERGE_VISITOR_SHARE_PERCENT, minimum: own.CONCIERGE_VISITOR_MIN_MESSAGES },
     heartbeatMs: own.CONCIERGE_HEARTBEAT_SECONDS * 1000,
+    menuIndex: { maxBytes: own.CONCIERGE_INDEX_CACHE_MB * 1024 * 1024, buildThreads: own.CONCIERGE_INDEX_BUILD_THREADS },
     publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     assets: own.ASSET_SIGNING_SECRET
       ? { secret: own.ASSET_SIGNING_SECRET, publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''), ttlSeconds: own.ASSET_URL_TTL_SECONDS }

@@ -2,7 +2,8 @@ import { AssetSigner } from '@partner/assets';
 import { UsageMeter } from '@partner/entitlements';
 import { createServiceDeps, type ServiceDeps } from '@partner/http';
 import type { ConciergeConfig } from './config.js';
-import { MenuIndexCache } from './grounding/menu-index.js';
+import { MenuIndexBuilds } from './grounding/menu-index-builds.js';
+import { MenuIndexCache } from './grounding/menu-index-cache.js';
 import { OpenAIChatProvider } from './providers/openai-provider.js';
 import type { ChatProvider } from './providers/provider.js';
 import { SandboxChatProvider } from './providers/sandbox-provider.js';
@@ -26,19 +27,25 @@ export interface ConciergeDeps extends ServiceDeps {
 
 export async function createDeps(config: ConciergeConfig): Promise<{ deps: ConciergeDeps; closeDeps: () => Promise<void> }> {
   const { deps, closeDeps } = await createServiceDeps('concierge', config, { purgesIdempotencyRecords: true });
+  const indexBuilds = new MenuIndexBuilds({
+    database: { url: config.databaseUrl, applicationName: 'concierge-index', deadlines: config.dbDeadlines },
+    threads: config.menuIndex.buildThreads,
+  });
   return {
     deps: {
       ...deps,
       internalPublicKey: config.internalPublicKey,
       usageMeter: new UsageMeter(deps.db),
       visitorShares: new VisitorShares(deps.redis, deps.redisPrefix, config.visitorShare),
-      menuIndexes: new MenuIndexCache(),
+      menuIndexes: new MenuIndexCache(indexBuilds, { maxBytes: config.menuIndex.maxBytes, logger: deps.logger }),
       liveProvider: config.openai ? new OpenAIChatProvider(config.openai) : null,
       sandboxProvider: new SandboxChatProvider(),
       heartbeatMs: config.heartbeatMs,
       publicBaseUrl: config.publicBaseUrl,
       signer: config.assets ? new AssetSigner(config.assets) : null,
     },
-    closeDeps,
+    closeDeps: async () => {
+      await Promise.all([indexBuilds.close(), closeDeps()]);
+    },
   };
 }

@@ -165,8 +165,7 @@ export async function runTurn(
   }
 
   // Only dishes of this menu become cards or details: an id the model made up goes nowhere.
-  const known = new Map<string, MenuEntry>(index.entries.map((entry) => [entry.id, entry]));
-  const cited = filter.ids.map((id) => known.get(id)).filter((entry): entry is MenuEntry => entry !== undefined);
+  const cited = filter.ids.map((id) => index.find(id)).filter((entry): entry is MenuEntry => entry !== undefined);
   if (tokenize(question).some((token) => ALLERGEN_WORDS.has(token))) {
     for (const dish of cited.length ? cited : retrieved.slice(0, 3)) {
       sse.send('detail', { itemId: dish.id, allergens: dish.allergens, source: 'declared', note: ALLERGEN_NOTE });

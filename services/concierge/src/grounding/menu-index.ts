@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
-import { type Executor, listPublishedItems, menuEtag } from '@partner/db';
+import { findInStringTable } from './string-table.js';
+import { TopK } from './top-k.js';
 
 export interface MenuEntry {
   id: string;
@@ -13,8 +13,7 @@ export interface MenuEntry {
   thumbnailKey: string | null;
 }
 
-const WEIGHTS = { name: 3, tags: 2, description: 1 } as const;
-
+/** Lower case ASCII words of two characters or more: a question's and a dish's words alike. */
 export function tokenize(text: string): string[] {
   return text
     .normalize('NFKD')
@@ -24,68 +23,144 @@ export function tokenize(text: string): string[] {
     .filter((token) => token.length > 1);
 }
 
+type EntryTuple = [string, string, string, string | null, number, string[], string[], string | null];
+
+export const encodeEntry = (e: MenuEntry): string =>
+  JSON.stringify([e.id, e.slug, e.name, e.description, e.priceCents, e.allergens, e.dietaryTags, e.thumbnailKey] satisfies EntryTuple);
+
 /**
- * Retrieval over a restaurant's published dishes: an inverted index of weighted tokens, built once per
- * menu version, so a question costs a few map lookups however large the menu.
+ * A restaurant's published dishes and their inverted index, as typed arrays: built in a worker thread
+ * and handed over without a copy (docs/decisions.md). Tokens, dish ids and dish JSON are UTF-8 bytes
+ * cut by offset arrays (`x[i]` spans `offsets[i]` to `offsets[i + 1]`).
+ */
+export interface MenuIndexData {
+  /** The menu's version the dishes were read at. */
+  etag: string;
+  /** Dishes in menu order (name, then id), each one JSON tuple (`encodeEntry`). */
+  entryBytes: Uint8Array;
+  entryOffsets: Uint32Array;
+  /** Dish id to position (`string-table.ts`). */
+  idSlots: Int32Array;
+  /** The vocabulary (ASCII, as `tokenize` makes it) and its table. */
+  tokenBytes: Uint8Array;
+  tokenOffsets: Uint32Array;
+  tokenSlots: Int32Array;
+  /** Each token's postings, highest weight first, then in menu order. */
+  postingOffsets: Uint32Array;
+  postingPositions: Int32Array;
+  postingWeights: Uint32Array;
+  /** Each dish's tokens and their weights (the same pairs, by dish), to score a dish in one pass. */
+  itemOffsets: Uint32Array;
+  itemTokens: Int32Array;
+  itemWeights: Uint32Array;
+}
+
+const decoder = new TextDecoder();
+
+/** A posting list being read, for one token of the question. */
+interface Cursor {
+  next: number;
+  end: number;
+}
+
+/**
+ * Retrieval over a restaurant's published dishes. A question costs its tokens' lookups and a read of
+ * their posting lists only as far as the best `limit` dishes are certain; only those dishes are decoded.
  */
 export class MenuIndex {
-  private readonly postings = new Map<string, Map<number, number>>();
+  readonly etag: string;
+  readonly size: number;
+  /** What the index holds in memory (its arrays): the cache's measure. */
+  readonly bytes: number;
 
-  constructor(readonly entries: MenuEntry[]) {
-    entries.forEach((entry, position) => {
-      const add = (text: string | null, weight: number) => {
-        for (const token of tokenize(text ?? '')) {
-          const posting = this.postings.get(token) ?? new Map<number, number>();
-          posting.set(position, (posting.get(position) ?? 0) + weight);
-          this.postings.set(token, posting);
-        }
-      };
-      add(entry.name, WEIGHTS.name);
-      add([...entry.dietaryTags, ...entry.allergens].join(' '), WEIGHTS.tags);
-      add(entry.description, WEIGHTS.description);
+  constructor(private readonly data: MenuIndexData) {
+    this.etag = data.etag;
+    this.size = data.entryOffsets.length - 1;
+    this.bytes = Object.values(data).reduce((sum: number, value) => sum + (ArrayBuffer.isView(value) ? value.byteLength : 0), 0);
+  }
+
+  /**
+   * The best `limit` dishes for a question: the highest sum of the weights of its distinct tokens,
+   * the earlier dish first on a tie; the first dishes of the menu when nothing matches.
+   */
+  search(question: string, limit = 8): MenuEntry[] {
+    const { postingOffsets, postingPositions } = this.data;
+    const terms = new Set<number>();
+    const lists: Cursor[] = [];
+    for (const token of new Set(tokenize(question))) {
+      const id = this.tokenId(token);
+      if (id < 0) continue;
+      terms.add(id);
+      lists.push({ next: postingOffsets[id]!, end: postingOffsets[id + 1]! });
+    }
+    if (!lists.length) return this.first(limit);
+    const top = new TopK(limit);
+    const seen = new Set<number>();
+    while (!this.settled(lists, top)) {
+      for (const list of lists) {
+        if (list.next === list.end) continue;
+        const position = postingPositions[list.next++]!;
+        if (seen.has(position)) continue;
+        seen.add(position);
+        top.offer(position, this.score(position, terms));
+      }
+    }
+    return top.positions.map((position) => this.entry(position));
+  }
+
+  /** The dish with this id, if the menu has it. */
+  find(id: string): MenuEntry | undefined {
+    const position = findInStringTable(this.data.idSlots, id, (candidate) => this.entry(candidate).id === id);
+    return position < 0 ? undefined : this.entry(position);
+  }
+
+  private first(limit: number): MenuEntry[] {
+    return Array.from({ length: Math.min(limit, this.size) }, (_, position) => this.entry(position));
+  }
+
+  /**
+   * Whether the best dishes are known (Fagin's threshold algorithm). Every list is read best weight
+   * first, so a dish not yet seen scores at most the sum of the weights under the cursors; it could
+   * only tie with that sum by sitting at those weights in every list, hence after every cursor's dish.
+   */
+  private settled(lists: Cursor[], top: TopK): boolean {
+    const { postingPositions, postingWeights } = this.data;
+    let bound = 0;
+    let last = -1;
+    for (const { next, end } of lists) {
+      if (next === end) continue;
+      bound += postingWeights[next]!;
+      last = Math.max(last, postingPositions[next]!);
+    }
+    if (bound === 0) return true;
+    if (!top.full) return false;
+    const worst = top.worst;
+    return worst.score > bound || (worst.score === bound && worst.position < last);
+  }
+
+  private score(position: number, terms: Set<number>): number {
+    const { itemOffsets, itemTokens, itemWeights } = this.data;
+    let score = 0;
+    for (let i = itemOffsets[position]!; i < itemOffsets[position + 1]!; i++) {
+      if (terms.has(itemTokens[i]!)) score += itemWeights[i]!;
+    }
+    return score;
+  }
+
+  private tokenId(token: string): number {
+    const { tokenBytes, tokenOffsets, tokenSlots } = this.data;
+    return findInStringTable(tokenSlots, token, (id) => {
+      const start = tokenOffsets[id]!;
+      if (tokenOffsets[id + 1]! - start !== token.length) return false;
+      for (let i = 0; i < token.length; i++) if (tokenBytes[start + i] !== token.charCodeAt(i)) return false;
+      return true;
     });
   }
 
-  /** The best `limit` dishes for a question; the first dishes of the menu when nothing matches. */
-  search(question: string, limit = 8): MenuEntry[] {
-    const scores = new Map<number, number>();
-    for (const token of new Set(tokenize(question))) {
-      for (const [position, weight] of this.postings.get(token) ?? []) scores.set(position, (scores.get(position) ?? 0) + weight);
-    }
-    if (!scores.size) return this.entries.slice(0, limit);
-    return [...scores]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, limit)
-      .map(([position]) => this.entries[position]!);
-  }
-}
-
-/** One index per restaurant (the most recently asked `maxRestaurants`), rebuilt when the menu's ETag moves. */
-export class MenuIndexCache {
-  private readonly cached: LRUCache<string, { etag: string; index: MenuIndex }>;
-
-  constructor(maxRestaurants = 1_000) {
-    this.cached = new LRUCache({ max: maxRestaurants });
-  }
-
-  async get(db: Executor, restaurantId: string): Promise<MenuIndex> {
-    const { etag } = await menuEtag(db, restaurantId);
-    const hit = this.cached.get(restaurantId);
-    if (hit?.etag === etag) return hit.index;
-    const rows = await listPublishedItems(db, restaurantId);
-    const index = new MenuIndex(
-      rows.map((row) => ({
-        id: row.id,
-        slug: row.slug,
-        name: row.name,
-        description: row.description,
-        priceCents: row.price_cents,
-        allergens: row.allergens,
-        dietaryTags: row.dietary_tags,
-        thumbnailKey: row.model_status === 'ready' ? row.model_thumbnail_key : null,
-      })),
-    );
-    this.cached.set(restaurantId, { etag, index });
-    return index;
+  private entry(position: number): MenuEntry {
+    const { entryBytes, entryOffsets } = this.data;
+    const json = decoder.decode(entryBytes.subarray(entryOffsets[position], entryOffsets[position + 1]));
+    const [id, slug, name, description, priceCents, allergens, dietaryTags, thumbnailKey] = JSON.parse(json) as EntryTuple;
+    return { id, slug, name, description, priceCents, allergens, dietaryTags, thumbnailKey };
   }
 }

@@ -17,7 +17,8 @@ import {
 import { VisitorShares } from '../chat/visitor-share.js';
 import { createApp } from '../app.js';
 import type { ConciergeDeps } from '../deps.js';
-import { MenuIndexCache } from '../grounding/menu-index.js';
+import { MenuIndexBuilds } from '../grounding/menu-index-builds.js';
+import { MenuIndexCache } from '../grounding/menu-index-cache.js';
 import { OpenAIChatProvider } from '../providers/openai-provider.js';
 import { SandboxChatProvider } from '../providers/sandbox-provider.js';
 import { emptyRead, readEventStream, type StreamedEvent, type StreamRead } from './sse-client.js';
@@ -51,17 +52,19 @@ export async function startAppHarness(): Promise<AppHarness> {
   const redis = await connectRedis(testRedisUrl(), () => {});
   const model = await startFakeOpenAI();
   const caller = internalCaller('concierge');
+  const logger = silentLogger();
+  const indexBuilds = new MenuIndexBuilds({ database: { url: database.url }, threads: 1 });
   const deps: ConciergeDeps = {
     db: database.db,
     redis,
     redisPrefix: redisPrefix.prefix,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    logger: silentLogger(),
+    logger,
     now: () => new Date(),
     internalPublicKey: caller.publicKey,
     usageMeter: new UsageMeter(database.db),
     visitorShares: new VisitorShares(redis, redisPrefix.prefix, VISITOR_SHARE),
-    menuIndexes: new MenuIndexCache(),
+    menuIndexes: new MenuIndexCache(indexBuilds, { maxBytes: 64 * 1024 * 1024, logger }),
     liveProvider: new OpenAIChatProvider({
       apiKey: 'sk-test-fake',
       baseURL: model.baseURL,
@@ -79,7 +82,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     caller,
     model,
     close: async () => {
-      await Promise.all([redis.quit(), model.close()]);
+      await Promise.all([redis.quit(), model.close(), indexBuilds.close()]);
       await Promise.all([database.drop(), redisPrefix.cleanup()]);
     },
   };
