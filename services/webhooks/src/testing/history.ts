@@ -31,7 +31,7 @@ export async function seedDeliveredHistory(db: Executor, history: DeliveredHisto
   const data = JSON.stringify({ itemId: 'itm_history', restaurantId: history.restaurantId, itemSlug: 'dish', itemName: 'Dish' });
   for (let first = 0; first < history.count; first += batchSize) {
     const last = Math.min(history.count, first + batchSize) - 1;
-    const at = sql`${since}::timestamptz + (g * ${stepMs}) * interval '1 millisecond'`;
+    const at = sql`${since}::timestamptz + (g * ${stepMs}::double precision) * interval '1 millisecond'`;
     await sql`
       insert into outbox_events (id, type, restaurant_id, data, created_at, fanned_out_at)
       select 'evt_hist' || ${tag} || g, 'item.updated', ${history.restaurantId}, ${data}::jsonb, ${at}, ${at}
