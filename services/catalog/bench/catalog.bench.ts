@@ -1,8 +1,10 @@
-// pnpm bench:catalog — full sync of 100,000 items through the gateway against the same keyset query
-// run straight against Postgres, and item detail latency at 50 connections through the gateway against
-// the same request sent straight to the catalog (the gateway hop's share) and the same JSON from a bare server.
+// pnpm bench:catalog: over one restaurant of 100,000 items (BENCH_ITEMS), a full sync through the gateway
+// against the same keyset query straight against Postgres; item detail at 50 connections through the
+// gateway against a bare undici proxy in front of the same catalog (the hop alone); the menu's 304 against
+// item detail, its cached 200 against the same bytes from a bare node:http server, and its build against
+// the full sync.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,18 +14,21 @@ import { closeSyncWindow, listItemsInWindow } from '@partner/db';
 import {
   benchRedisUrl,
   createBenchDatabase,
+  formatRate,
   measureHttp,
   median,
   medianFigures,
   pinToCore,
+  reportMeasures,
   seedUnlimitedKey,
-  startBareJsonServer,
   startBareProxy,
   startProcess,
   stopProcesses,
   waitUntilUp,
   type HttpFigures,
+  type Measure,
 } from '@partner/bench-kit';
+import { seedItems } from '@partner/testing';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const PAGE = 1000;
@@ -34,17 +39,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const database = await createBenchDatabase();
 const scopes: KeyPrincipal['scopes'] = ['menu:read', 'assets:read'];
 const { restaurant, keyId, auth } = await seedUnlimitedKey(database.db, scopes);
-const hash = 'a'.repeat(64);
-await sql`
-  insert into items (id, restaurant_id, slug, name, description, price_cents, status, dietary_tags, allergens,
-                     model_status, model_glb_key, model_usdz_key, model_thumbnail_key, created_at, updated_at)
-  select 'itm_bench' || lpad(n::text, 12, '0'), ${restaurant.id}, 'dish-' || n, 'Dish number ' || n,
-         'A generous plate of something good, number ' || n, 500 + n % 5000, 'published',
-         array['vegetarian'], array['milk', 'gluten'],
-         'ready', ${`${hash}.glb`}, ${`${hash}.usdz`}, ${`${hash}.png`},
-         now() - make_interval(secs => (${ITEMS} - n) / 1000.0), now() - make_interval(secs => (${ITEMS} - n) / 1000.0)
-  from generate_series(1, ${ITEMS}) as n
-`.execute(database.db);
+const { idOf } = await seedItems(database.db, restaurant.id, ITEMS);
 await sql`analyze items`.execute(database.db);
 
 const jwt = generateInternalKeyPair();
@@ -64,6 +59,9 @@ const catalog = startProcess(here('../dist/main.js'), {
   ASSET_STORAGE_DIR: assetDir,
   MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
   VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
+  // The whole restaurant as one menu, kept: the bench measures the menu at its item count.
+  MENU_MAX_ITEMS: String(ITEMS),
+  MENU_CACHE_MAX_BYTES: String(1024 * 1024 * 1024),
 });
 const gateway = startProcess(here('../../gateway/dist/main.js'), {
   ...common,
@@ -129,7 +127,7 @@ for (let round = 0; round < ROUNDS; round++) {
 const syncRate = median(gatewayRates);
 const directRate = median(directRates);
 
-const detailPath = `/v1/partner/items/itm_bench${String(Math.floor(ITEMS / 2)).padStart(12, '0')}`;
+const detailPath = `/v1/partner/items/${idOf(Math.floor(ITEMS / 2))}`;
 const principal: KeyPrincipal = {
   kind: 'key',
   keyId,
@@ -144,12 +142,6 @@ const asTheGatewayForwards = () => ({
   'x-request-id': 'req_benchdirect',
 });
 await measureHttp(`http://127.0.0.1:18080${detailPath}`, { headers: auth, durationSeconds: 2 });
-// The floor: the same answer from a server that does nothing else, on the same core.
-const detailBody = await (await fetch(`http://127.0.0.1:18080${detailPath}`, { headers: auth })).json();
-const bare = startBareJsonServer(18090, detailBody);
-await waitUntilUp('http://127.0.0.1:18090/');
-if (!process.env.BENCH_NO_PIN) await pinToCore(bare, 0);
-await measureHttp(`http://127.0.0.1:18090${detailPath}`, { durationSeconds: 2 });
 
 /**
  * The hop itself: the least a proxy can do, in front of the same catalog, on the gateway's core. Started
@@ -168,43 +160,126 @@ async function measureBareProxy(): Promise<HttpFigures> {
 }
 const detailRuns: HttpFigures[] = [];
 const bareProxyRuns: HttpFigures[] = [];
-const directDetailRuns: HttpFigures[] = [];
-const bareRuns: HttpFigures[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   detailRuns.push(await measureHttp(`http://127.0.0.1:18080${detailPath}`, { headers: auth, durationSeconds: DURATION_S }));
   bareProxyRuns.push(await measureBareProxy());
-  directDetailRuns.push(
-    await measureHttp(`http://127.0.0.1:18081${detailPath}`, { headers: asTheGatewayForwards(), durationSeconds: DURATION_S }),
-  );
-  bareRuns.push(await measureHttp(`http://127.0.0.1:18090${detailPath}`, { durationSeconds: DURATION_S }));
 }
 const detail = medianFigures(detailRuns);
 const bareProxyDetail = medianFigures(bareProxyRuns);
-const directDetail = medianFigures(directDetailRuns);
-const bareDetail = medianFigures(bareRuns);
 
-console.log(`\nCatalog, ${ITEMS} items, pages of ${PAGE}, ${ROUNDS} rounds (medians), Node ${process.version}`);
-console.log('| measure | figure |');
-console.log('|---|---|');
-console.log(`| full sync through the gateway | ${Math.round(syncRate)} items/s |`);
-console.log(`| same keyset query straight against Postgres (baseline) | ${Math.round(directRate)} items/s |`);
-console.log(`| ratio | ${(syncRate / directRate).toFixed(2)} |`);
-console.log(
-  `| item detail through the gateway, 50 connections | ${Math.round(detail.rps)} req/s, p50 ${detail.p50} ms, p99 ${detail.p99} ms, ${detail.errors} errors |`,
-);
-console.log(
-  `| same request through a bare undici proxy in front of the catalog (baseline: the hop alone) | ${Math.round(bareProxyDetail.rps)} req/s, p50 ${bareProxyDetail.p50} ms, p99 ${bareProxyDetail.p99} ms, ${bareProxyDetail.errors} errors |`,
-);
-console.log(
-  `| same request straight to the catalog (baseline) | ${Math.round(directDetail.rps)} req/s, p50 ${directDetail.p50} ms, p99 ${directDetail.p99} ms, ${directDetail.errors} errors |`,
-);
-console.log(
-  `| the same JSON from a bare node:http server (this machine's floor) | ${Math.round(bareDetail.rps)} req/s, p50 ${bareDetail.p50} ms, p99 ${bareDetail.p99} ms, ${bareDetail.errors} errors |`,
-);
-console.log(
-  `\ntargets: sync >= 20000 items/s (${syncRate >= 20_000 ? 'met' : 'MISSED'}), ratio >= 0.30 (${syncRate / directRate >= 0.3 ? 'met' : 'MISSED'}), detail p99 <= 15 ms (${detail.p99 <= 15 ? 'met' : 'MISSED'})`,
-);
+interface Timed {
+  /** Requests per second over the run, and latency percentiles in ms. */
+  rps: number;
+  p50: number;
+  p99: number;
+}
 
-await stopProcesses([gateway, catalog, bare]);
+/**
+ * `connections` clients, each sending the request again as soon as its answer has been read whole, for
+ * `seconds`; every answer must have `status`. (autocannon counts a 304 as an error.)
+ */
+async function timeRequests(url: string, headers: Record<string, string>, status: number, connections: number, seconds: number): Promise<Timed> {
+  const latencies: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  const client = async () => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status !== status) throw new Error(`${url} answered ${res.status}, not ${status}`);
+      latencies.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, client));
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 10) / 10;
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+}
+const medianTimed = (runs: Timed[]): Timed => ({
+  rps: median(runs.map((r) => r.rps)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+});
+
+// The menu: built once (timed against a full sync of the same items), then its 304 and its cached 200.
+const menuUrl = `${base}/restaurants/${restaurant.id}/menu`;
+const buildStarted = performance.now();
+const firstMenu = await fetch(menuUrl, { headers: auth });
+const menuBytes = Buffer.from(await firstMenu.arrayBuffer());
+const buildSeconds = (performance.now() - buildStarted) / 1000;
+if (firstMenu.status !== 200) throw new Error(`the menu answered ${firstMenu.status}: ${menuBytes.toString().slice(0, 300)}`);
+const menuEtag = firstMenu.headers.get('etag')!;
+const syncSeconds = ITEMS / syncRate;
+
+const bodyFile = join(assetDir, 'menu.json');
+await writeFile(bodyFile, menuBytes);
+const bareBytes = startProcess(here('./bare-bytes-server.ts'), { PORT: '18091', BODY_FILE: bodyFile });
+await waitUntilUp('http://127.0.0.1:18091/');
+if (!process.env.BENCH_NO_PIN) await pinToCore(bareBytes, 0);
+
+const CONNECTIONS_304 = 50;
+const menu304Runs: Timed[] = [];
+const detailLoopRuns: Timed[] = [];
+const menu200Runs: Timed[] = [];
+const bareBytesRuns: Timed[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  menu304Runs.push(await timeRequests(menuUrl, { ...auth, 'if-none-match': menuEtag }, 304, CONNECTIONS_304, DURATION_S));
+  detailLoopRuns.push(await timeRequests(`http://127.0.0.1:18080${detailPath}`, auth, 200, CONNECTIONS_304, DURATION_S));
+  menu200Runs.push(await timeRequests(menuUrl, auth, 200, 1, DURATION_S));
+  bareBytesRuns.push(await timeRequests('http://127.0.0.1:18091/', {}, 200, 1, DURATION_S));
+}
+const menu304 = medianTimed(menu304Runs);
+const detailLoop = medianTimed(detailLoopRuns);
+const menu200 = medianTimed(menu200Runs);
+const bareBytesMenu = medianTimed(bareBytesRuns);
+
+const timed = (t: Timed) => `${formatRate(t.rps, 'req/s')}, p50 ${t.p50} ms, p99 ${t.p99} ms`;
+const http = (f: HttpFigures) => `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
+const megabytes = (menuBytes.length / 1024 / 1024).toFixed(1);
+const measures: Measure[] = [
+  {
+    measure: `full sync through the gateway, ${ITEMS.toLocaleString('en-US')} items, pages of ${PAGE}`,
+    figure: formatRate(syncRate, 'items/s'),
+    baseline: `${formatRate(directRate, 'items/s')} (the same keyset query straight against Postgres)`,
+    ratio: `${(syncRate / directRate).toFixed(2)}x`,
+    target: '≥ 0.50x',
+    met: syncRate / directRate >= 0.5,
+  },
+  {
+    measure: 'item detail through the gateway, 50 connections',
+    figure: http(detail),
+    baseline: `${http(bareProxyDetail)} (a bare undici proxy in front of the same catalog)`,
+    ratio: `${(detail.rps / bareProxyDetail.rps).toFixed(2)}x, p99 ${(detail.p99 / bareProxyDetail.p99).toFixed(2)}x`,
+    target: '≥ 0.90x, p99 ≤ 1.2x the hop’s',
+    met: detail.rps / bareProxyDetail.rps >= 0.9 && detail.p99 <= 1.2 * bareProxyDetail.p99 && detail.errors === 0,
+  },
+  {
+    measure: `menu 304 through the gateway, ${ITEMS.toLocaleString('en-US')} items, ${CONNECTIONS_304} connections`,
+    figure: timed(menu304),
+    baseline: `${timed(detailLoop)} (item detail, the same client)`,
+    ratio: `${(menu304.rps / detailLoop.rps).toFixed(2)}x`,
+    target: '≥ 0.90x',
+    met: menu304.rps / detailLoop.rps >= 0.9,
+  },
+  {
+    measure: `menu 200 through the gateway, built and kept, ${megabytes} MB, one connection`,
+    figure: timed(menu200),
+    baseline: `${timed(bareBytesMenu)} (the same bytes from a bare node:http server)`,
+    ratio: `${(menu200.rps / bareBytesMenu.rps).toFixed(2)}x`,
+    target: '≥ 0.50x',
+    met: menu200.rps / bareBytesMenu.rps >= 0.5,
+  },
+  {
+    measure: `menu built afresh through the gateway, ${ITEMS.toLocaleString('en-US')} items`,
+    figure: `${Math.round(buildSeconds * 1000)} ms`,
+    baseline: `${Math.round(syncSeconds * 1000)} ms (a full sync of the same items through the gateway)`,
+    ratio: `${(buildSeconds / syncSeconds).toFixed(2)}x`,
+    target: '≤ 1.0x',
+    met: buildSeconds <= syncSeconds,
+  },
+];
+reportMeasures(`Catalog, ${ITEMS.toLocaleString('en-US')} items, ${ROUNDS} rounds (medians)`, measures);
+
+await stopProcesses([gateway, catalog, bareBytes]);
 await rm(assetDir, { recursive: true, force: true });
 await database.drop();

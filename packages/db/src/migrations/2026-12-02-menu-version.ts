@@ -36,9 +36,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       menu_item_count = (select count(*) from items where restaurant_id = r.id and status = 'published' and deleted_at is null)
   `.execute(db);
 
-  // The menu's order within a section (and among the unsectioned), read in pages while it is built.
+  // The menu's order within a section, read in pages while it is built. '' stands for no section: the
+  // planner takes its order from the index only below an equality (with 'is null' it sorted every page).
   await sql`
-    create index items_menu_order on items (restaurant_id, section_id, name, id)
+    create index items_menu_order on items (restaurant_id, (coalesce(section_id, '')), name, id)
     where status = 'published' and deleted_at is null
   `.execute(db);
 

@@ -21,7 +21,7 @@ export async function listMenuItemsPage(db: Executor, page: MenuItemPage): Promi
     .selectFrom('items')
     .selectAll()
     .where('restaurant_id', '=', page.restaurantId)
-    .where('section_id', page.sectionId === null ? 'is' : '=', page.sectionId)
+    .where(sql<string>`coalesce(section_id, '')`, '=', page.sectionId ?? '')
     .where('status', '=', 'published')
     .where('deleted_at', 'is', null);
   if (page.after) query = query.where(sql<boolean>`(name, id) > (${page.after.name}, ${page.after.id})`);
