@@ -1,4 +1,5 @@
-import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ZodError, type z } from 'zod';
 import { AppError, type TErrorBody } from '@partner/contracts';
 import { newRequestId } from './ids.js';
@@ -34,21 +35,43 @@ export function errorBody(code: string, message: string, requestId: string, para
   return { error: { code, message, requestId, ...(param ? { param } : {}) } };
 }
 
-export function sendError(res: express.Response, requestId: string, error: AppError): void {
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+/** A JSON answer in one write, from express or a bare `node:http` handler alike. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.statusCode = status;
   // A route may have set another content type (a file it was about to send) before failing.
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.removeHeader('Content-Length');
-  res.status(error.status).json(errorBody(error.code, error.message, requestId, error.param));
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+export function sendError(res: ServerResponse, requestId: string, error: AppError): void {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  sendJson(res, error.status, errorBody(error.code, error.message, requestId, error.param));
+}
+
+/** What an answer needs of the request it answers, whether express or a bare handler received it. */
+export interface RequestFacts {
+  method: string;
+  path: string;
+  requestId: string;
+  /** The request's logger (a child with its request id), made only when something is logged. */
+  log: () => Logger | undefined;
 }
 
 /** `REQUEST_DEADLINE_MS` unless configured. */
 export const DEFAULT_REQUEST_DEADLINE_MS = 8000;
 
-const DEADLINE_PASSED = 'deadlinePassed';
+/** Responses the deadline answered. A set rather than a property, so no response changes shape. */
+const answeredByDeadline = new WeakSet<ServerResponse>();
 
 /** Whether this response was the deadline's 503: the route's own answer, arriving later, goes nowhere. */
-export const deadlinePassed = (res: Response): boolean => res.locals[DEADLINE_PASSED] === true;
+export const deadlinePassed = (res: ServerResponse): boolean => answeredByDeadline.has(res);
+
+/** A multipart upload (a body announced, of that type), whose clock starts once its body is in. */
+const isUpload = (req: IncomingMessage): boolean =>
+  (req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined) &&
+  /^multipart\/form-data\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
 
 /**
  * Every request is answered within `ms`: a route still working by then (a dependency slower than its
@@ -57,27 +80,40 @@ export const deadlinePassed = (res: Response): boolean => res.locals[DEADLINE_PA
  * upload's clock starts once its body has arrived: its length is the client's line, not our
  * dependencies. The route keeps running after the 503 (nothing cancels it); its late answer is dropped.
  */
+export function watchDeadline(req: IncomingMessage, res: ServerResponse, facts: RequestFacts, options: { ms: number; faults: FaultLog }): void {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    timer = setTimeout(() => {
+      if (res.headersSent || res.writableEnded) return;
+      answeredByDeadline.add(res);
+      // The route's later writes fail on a finished response; they must not crash the process.
+      res.on('error', () => {});
+      const where = { method: facts.method, path: facts.path, deadlineMs: options.ms };
+      options.faults.note('request:deadline', where, 'request deadline passed', facts.log());
+      sendError(
+        res,
+        facts.requestId,
+        new AppError('service_unavailable', 'The request could not be served in time. Retry shortly.', { headers: { 'Retry-After': '2' } }),
+      );
+    }, options.ms);
+    timer.unref();
+  };
+  res.once('close', () => clearTimeout(timer));
+  if (isUpload(req)) req.once('end', arm);
+  else arm();
+}
+
+const factsOf = (req: express.Request): RequestFacts => ({
+  method: req.method,
+  path: req.path,
+  requestId: req.requestId ?? newRequestId(),
+  log: () => req.log,
+});
+
+/** `watchDeadline` for every request of an express app. */
 export function requestDeadline(options: { ms: number; faults: FaultLog }): RequestHandler {
   return (req, res, next) => {
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      timer = setTimeout(() => {
-        if (res.headersSent || res.writableEnded) return;
-        res.locals[DEADLINE_PASSED] = true;
-        // The route's later writes fail on a finished response; they must not crash the process.
-        res.on('error', () => {});
-        options.faults.note('request:deadline', { method: req.method, path: req.path, deadlineMs: options.ms }, 'request deadline passed', req.log);
-        sendError(
-          res,
-          req.requestId,
-          new AppError('service_unavailable', 'The request could not be served in time. Retry shortly.', { headers: { 'Retry-After': '2' } }),
-        );
-      }, options.ms);
-      timer.unref();
-    };
-    res.once('close', () => clearTimeout(timer));
-    if (req.is('multipart/form-data')) req.once('end', arm);
-    else arm();
+    watchDeadline(req, res, factsOf(req), options);
     next();
   };
 }
@@ -109,44 +145,47 @@ export function toAppError(err: unknown): AppError | null {
 }
 
 /**
- * One handler per service: AppError, zod errors, body-parser errors, dependency faults and the
- * unexpected, all enveloped. A dependency fault (Postgres or Redis refusing, resetting, timing out,
- * full, read-only or shutting down; docs/decisions.md, "Resilience") is `503 service_unavailable` with
- * `Retry-After`, logged once per burst of its kind through `faults`; anything else unknown is a bug:
- * `500 internal_error`, logged with its stack.
+ * One answer per failure, in every service: AppError, zod errors, body-parser errors, dependency
+ * faults and the unexpected, all enveloped. A dependency fault (Postgres or Redis refusing,
+ * resetting, timing out, full, read-only or shutting down; docs/decisions.md, "Resilience") is
+ * `503 service_unavailable` with `Retry-After`, logged once per burst of its kind through `faults`;
+ * anything else unknown is a bug: `500 internal_error`, logged with its stack.
  */
+export function answerError(err: unknown, facts: RequestFacts, res: ServerResponse, faults: FaultLog): void {
+  // The request deadline answered already; this is the route's late answer (or its failure).
+  if (deadlinePassed(res)) {
+    facts.log()?.debug({ fault: describeFault(err) }, 'dropped an answer that came after the request deadline');
+    return;
+  }
+  const known = toAppError(err);
+  const fault = known ? (known.status === 503 ? classifyDependencyFault(known.cause) : null) : classifyDependencyFault(err);
+  if (known?.status === 503 || fault) {
+    const kind = fault?.kind ?? `service_unavailable:${known!.message}`;
+    const where = { method: facts.method, path: facts.path };
+    faults.note(kind, { ...where, fault: describeFault(known?.cause ?? err) }, known ? known.message : 'dependency fault', facts.log());
+    if (res.headersSent) return void res.destroy();
+    const unavailable =
+      known ?? new AppError('service_unavailable', 'A service this request needs is briefly unavailable. Retry shortly.', { cause: err });
+    if (unavailable.headers['Retry-After'] === undefined) res.setHeader('Retry-After', String(fault?.retryAfterSeconds ?? 2));
+    return sendError(res, facts.requestId, unavailable);
+  }
+  if (known) {
+    if (known.status >= 500) facts.log()?.error({ err, code: known.code }, 'request failed');
+    if (res.headersSent) return void res.destroy();
+    return sendError(res, facts.requestId, known);
+  }
+  facts.log()?.error({ err }, 'unhandled error');
+  if (res.headersSent) return void res.destroy();
+  sendError(res, facts.requestId, new AppError('internal_error', 'Something went wrong on our side. Quote the request id to support.'));
+}
+
+/** `answerError` as an express app's error handler. */
 export function errorHandler(options: { logger?: Logger; faults?: FaultLog } = {}): ErrorRequestHandler {
   let faults = options.faults ?? (options.logger ? new FaultLog(options.logger) : undefined);
   return (err, req, res, _next) => {
     // Without a logger of its own, the first request's logger writes the interval summaries too.
     faults ??= new FaultLog(req.log ?? silentLogger());
-    const requestId = req.requestId ?? newRequestId();
-    // The request deadline answered already; this is the route's late answer (or its failure).
-    if (deadlinePassed(res)) {
-      req.log?.debug({ fault: describeFault(err) }, 'dropped an answer that came after the request deadline');
-      return;
-    }
-    const known = toAppError(err);
-    const fault = known ? (known.status === 503 ? classifyDependencyFault(known.cause) : null) : classifyDependencyFault(err);
-    if (known?.status === 503 || fault) {
-      const kind = fault?.kind ?? `service_unavailable:${known!.message}`;
-      const where = { method: req.method, path: req.path };
-      faults.note(kind, { ...where, fault: describeFault(known?.cause ?? err) }, known ? known.message : 'dependency fault', req.log);
-      if (res.headersSent) return res.destroy();
-      const unavailable =
-        known ??
-        new AppError('service_unavailable', 'A service this request needs is briefly unavailable. Retry shortly.', { cause: err });
-      if (unavailable.headers['Retry-After'] === undefined) res.setHeader('Retry-After', String(fault?.retryAfterSeconds ?? 2));
-      return sendError(res, requestId, unavailable);
-    }
-    if (known) {
-      if (known.status >= 500) req.log?.error({ err, code: known.code }, 'request failed');
-      if (res.headersSent) return res.destroy();
-      return sendError(res, requestId, known);
-    }
-    req.log?.error({ err }, 'unhandled error');
-    if (res.headersSent) return res.destroy();
-    sendError(res, requestId, new AppError('internal_error', 'Something went wrong on our side. Quote the request id to support.'));
+    answerError(err, factsOf(req), res, faults);
   };
 }
 

@@ -1,8 +1,9 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITOR_HEADER } from '@partner/auth';
 import { AppError } from '@partner/contracts';
-import { authenticate, type AuthenticatedKey } from './auth/authenticate.js';
-import type { KeyCache } from './auth/key-cache.js';
+import { answerError, type FaultLog, type Logger, newRequestId, type RequestFacts, sendJson, watchDeadline } from '@partner/http';
+import { authenticate, claimedEnvironment } from './auth/authenticate.js';
+import type { AuthenticatedKey, KeyCache } from './auth/key-cache.js';
 import { presentKeyMetadata } from './me/me.js';
 import { continueIfAwaited } from './protocol/http-edge-cases.js';
 import type { ServiceProxy } from './proxy/proxy.js';
@@ -10,10 +11,15 @@ import { checkClientLimit, checkEmbedLimits, type EmbedLimits, visitorOf } from 
 import { limitsFor, type RateLimiter } from './rate-limit/rate-limiter.js';
 import type { TestTrafficCaps } from './rate-limit/test-traffic.js';
 import { authorize } from './routing/authorize.js';
+import { clientAddress } from './routing/client-address.js';
 import { answerPreflight, applyEmbedCors } from './routing/cors.js';
-import { createRouter, ROUTES, type Route } from './routing/route-table.js';
+import { createRouter, ROUTES, type Route, type RouteMatch } from './routing/route-table.js';
 
 export interface EdgeDeps {
+  logger: Logger;
+  faults: FaultLog;
+  /** Every request is answered by then, 503 with Retry-After at the latest. */
+  requestDeadlineMs: number;
   keyCache: KeyCache;
   rateLimiter: RateLimiter;
   /** Test keys' daily caps (their own, and their owner's), kept where a Redis restart cannot erase them. */
@@ -22,7 +28,7 @@ export interface EdgeDeps {
   tokens: InternalTokenSigner;
   docsUrl: string;
   maxBodyBytes: number;
-  /** Proxies in front of the gateway whose X-Forwarded-For is believed (express's `trust proxy`). */
+  /** Proxies in front of the gateway whose X-Forwarded-For is believed (see clientAddress). */
   trustProxyHops: number;
   embedLimits: EmbedLimits;
   /** Public requests and key lookups that reach the database, per client address a minute. */
@@ -37,57 +43,52 @@ const isVisitorFacing = (route: Route, key: AuthenticatedKey) =>
   route.target.kind === 'service' &&
   route.target.service === 'concierge';
 
+/** One request at the edge: what every step reads of it. */
+interface EdgeRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  path: string;
+  requestId: string;
+}
+
 /**
- * The public edge for everything under /v1: who is calling, within which limits, on which route,
- * with which rights; then the answer (`/me`) or the owning service, with an internal token.
- * Authentication comes before routing, as with Stripe: without a valid key, nothing is revealed.
+ * The public edge for everything under /v1/partner/ and the public routes: who is calling, within
+ * which limits, on which route, with which rights; then the answer (`/me`) or the owning service, with
+ * an internal token. Authentication comes before routing, as with Stripe: without a valid key, nothing
+ * is revealed.
+ *
+ * It runs on node:http's request and response, ahead of the express app that serves the rest (health,
+ * docs, embed scripts, 404): this is the path every API call takes, and express's layers cost as much
+ * as everything the edge itself does (docs/decisions.md). It answers as the app does: a request id,
+ * the environment header, the request deadline, and every failure in the envelope (`answerError`).
+ * Returns false for a request it does not serve.
  */
-export function partnerEdge(deps: EdgeDeps): RequestHandler {
+export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const router = createRouter(ROUTES);
 
-  const dispatch = async (
-    route: Route,
-    principal: Principal,
-    key: AuthenticatedKey | null,
-    req: Request,
-    res: Response,
-    extra: Record<string, string> = {},
-  ) => {
+  const dispatch = async (edge: EdgeRequest, route: Route, principal: Principal, key: AuthenticatedKey | null, extra?: Record<string, string>) => {
+    const { req, res } = edge;
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > deps.maxBodyBytes) {
       throw new AppError('payload_too_large', `Request bodies are limited to ${deps.maxBodyBytes} bytes.`);
     }
-    if (route.target.kind === 'local') {
-      res.json({ data: presentKeyMetadata(key!, deps.docsUrl) });
-      return;
-    }
+    if (route.target.kind === 'local') return sendJson(res, 200, { data: presentKeyMetadata(key!, deps.docsUrl) });
     const service = route.target.service;
     continueIfAwaited(req, res);
     await deps.proxy.forward(service, req, res, {
       [INTERNAL_TOKEN_HEADER]: deps.tokens.tokenFor(principal, service),
-      'x-request-id': req.requestId,
+      'x-request-id': edge.requestId,
       ...extra,
     });
   };
 
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const path = req.path;
-    if (!path.startsWith('/v1/') && !path.startsWith('/menu/')) return next();
-    const atPath = router.atPath(path);
-    if (atPath.embed) {
-      applyEmbedCors(req, res);
-      if (req.method === 'OPTIONS') return answerPreflight(res);
-    }
+  const chargeClient = (req: IncomingMessage) => () =>
+    checkClientLimit(deps.rateLimiter, deps.clientLimitPerMin, visitorOf(clientAddress(req, deps.trustProxyHops)));
 
-    const match = router.match(atPath, req.method);
-    const chargeClient = () => checkClientLimit(deps.rateLimiter, deps.clientLimitPerMin, visitorOf(req.ip));
-    if (match.kind === 'found' && match.route.access.kind === 'public') {
-      await chargeClient();
-      return dispatch(match.route, { kind: 'public' }, null, req, res);
-    }
-    if (!path.startsWith('/v1/partner/')) return next();
-
-    const key = await authenticate(req, deps.keyCache, deps.now(), chargeClient);
+  const serveKeyed = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
+    const { req, res, method, path } = edge;
+    const key = await authenticate(req, deps.keyCache, deps.now(), chargeClient(req));
     res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
@@ -106,27 +107,51 @@ export function partnerEdge(deps: EdgeDeps): RequestHandler {
         'The account behind this key is suspended. The key works again once the suspension is lifted.',
       );
     }
-    if (match.kind === 'none') throw new AppError('not_found', `No route for ${req.method} ${path}.`);
+    if (match.kind === 'none') throw new AppError('not_found', `No route for ${method} ${path}.`);
     if (match.kind === 'method-not-allowed') {
-      throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}.`, {
-        headers: { Allow: match.allow.join(', ') },
-      });
+      throw new AppError('method_not_allowed', `${method} is not allowed on ${path}.`, { headers: { Allow: match.allow.join(', ') } });
     }
     authorize(match.route.access, key, req);
-    let visitor: Record<string, string> = {};
-    if (isVisitorFacing(match.route, key)) {
-      const id = visitorOf(req.ip);
+    let visitor: Record<string, string> | undefined;
+    if (embed && isVisitorFacing(match.route, key)) {
+      const id = visitorOf(clientAddress(req, deps.trustProxyHops));
       await checkEmbedLimits(deps.rateLimiter, deps.embedLimits, { restaurantId: match.params.id!, keyOwnerId: key.owner.id }, id);
       visitor = { [VISITOR_HEADER]: id };
     }
-    const principal: Principal = {
-      kind: 'key',
-      keyId: key.key.id,
-      keyType: key.key.type,
-      environment: key.environment,
-      scopes: key.key.scopes as Extract<Principal, { kind: 'key' }>['scopes'],
-      owner: { kind: key.owner.kind, id: key.owner.id },
-    };
-    return dispatch(match.route, principal, key, req, res, visitor);
+    await dispatch(edge, match.route, key.principal, key, visitor);
+  };
+
+  const serve = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
+    if (embed) {
+      applyEmbedCors(edge.req, edge.res);
+      if (edge.method === 'OPTIONS') return answerPreflight(edge.res);
+    }
+    if (match.kind === 'found' && match.route.access.kind === 'public') {
+      await chargeClient(edge.req)();
+      return dispatch(edge, match.route, { kind: 'public' }, null);
+    }
+    return serveKeyed(edge, match, embed);
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const method = req.method ?? '';
+    const keyed = path.startsWith('/v1/partner/');
+    if (!keyed && !path.startsWith('/v1/') && !path.startsWith('/menu/')) return false;
+    const atPath = router.atPath(path);
+    const match = router.match(atPath, method);
+    // Outside /v1/partner/, only the public routes are the edge's; the app answers the rest.
+    if (!keyed && !(match.kind === 'found' && match.route.access.kind === 'public')) return false;
+
+    const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId() };
+    res.setHeader('X-Request-Id', edge.requestId);
+    // Every answer says which environment it belongs to; a refused key's prefix still tells.
+    res.setHeader('X-Service-Environment', claimedEnvironment(req));
+    const facts: RequestFacts = { method, path, requestId: edge.requestId, log: () => deps.logger.child({ requestId: edge.requestId }) };
+    watchDeadline(req, res, facts, { ms: deps.requestDeadlineMs, faults: deps.faults });
+    serve(edge, match, atPath.embed).catch((err: unknown) => answerError(err, facts, res, deps.faults));
+    return true;
   };
 }

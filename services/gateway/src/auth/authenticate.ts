@@ -1,19 +1,14 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { environmentFromPrefix, hashApiKey, parseApiKey } from '@partner/auth';
-import type { KeyWithOwner } from '@partner/db';
 import { AppError } from '@partner/contracts';
 import type { TEnvironment } from '@partner/contracts';
-import type { KeyCache } from './key-cache.js';
-
-export interface AuthenticatedKey extends KeyWithOwner {
-  environment: TEnvironment;
-}
+import type { AuthenticatedKey, KeyCache } from './key-cache.js';
 
 const SEND_A_KEY = 'Send `Authorization: Bearer <API_KEY>` with an active key from your dashboard.';
 const INVALID = `Invalid API key. ${SEND_A_KEY}`;
 
 /** The bearer token of the Authorization header, or null when the header is missing or not Bearer. */
-export function bearerToken(req: Request): string | null {
+export function bearerToken(req: IncomingMessage): string | null {
   const header = req.headers.authorization;
   if (!header) return null;
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
@@ -21,7 +16,7 @@ export function bearerToken(req: Request): string | null {
 }
 
 /** What environment to report on a response, even one refusing the key. */
-export function claimedEnvironment(req: Request): TEnvironment {
+export function claimedEnvironment(req: IncomingMessage): TEnvironment {
   const token = bearerToken(req);
   return (token && environmentFromPrefix(token)) || 'live';
 }
@@ -31,7 +26,7 @@ export function claimedEnvironment(req: Request): TEnvironment {
  * attacker learns nothing about which keys exist. Malformed keys (wrong shape or checksum) are refused
  * before any lookup.
  */
-export async function authenticate(req: Request, cache: KeyCache, now: Date, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey> {
+export async function authenticate(req: IncomingMessage, cache: KeyCache, now: Date, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey> {
   const header = req.headers.authorization;
   const token = bearerToken(req);
   if (!token) {
@@ -43,5 +38,5 @@ export async function authenticate(req: Request, cache: KeyCache, now: Date, bef
   if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now)) {
     throw new AppError('invalid_api_key', INVALID);
   }
-  return { ...record, environment: record.key.environment };
+  return record;
 }

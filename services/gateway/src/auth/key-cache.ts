@@ -1,4 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import type { KeyPrincipal } from '@partner/auth';
+import type { TEnvironment } from '@partner/contracts';
 import { type Db, findKeysWithOwnerByHash, type KeyWithOwner } from '@partner/db';
 import { InvalidatedCache, type KeyInvalidation } from '@partner/http';
 import { TickBatch } from '../batching/tick-batch.js';
@@ -10,6 +12,30 @@ import { TickBatch } from '../batching/tick-batch.js';
  */
 const UNKNOWN_TTL_MS = 10_000;
 const MAX_UNKNOWN = 10_000;
+
+/** A key as the edge uses it: its row, its owner, and the principal its internal tokens carry. */
+export interface AuthenticatedKey extends KeyWithOwner {
+  environment: TEnvironment;
+  principal: KeyPrincipal;
+}
+
+/** Built once per lookup, not per request: the cache hands out the same object until it drops it. */
+function authenticated(record: KeyWithOwner): AuthenticatedKey {
+  const { key, owner } = record;
+  return {
+    key,
+    owner,
+    environment: key.environment,
+    principal: {
+      kind: 'key',
+      keyId: key.id,
+      keyType: key.type,
+      environment: key.environment,
+      scopes: key.scopes as KeyPrincipal['scopes'],
+      owner: { kind: owner.kind, id: owner.id },
+    },
+  };
+}
 
 const byKeyId = (keyId: string) => `key:${keyId}`;
 const byOwnerId = (ownerId: string) => `owner:${ownerId}`;
@@ -23,9 +49,9 @@ const byOwnerId = (ownerId: string) => `owner:${ownerId}`;
  * the subscription was up. The misses of one event-loop turn share one query.
  */
 export class KeyCache {
-  private readonly known: InvalidatedCache<KeyWithOwner>;
+  private readonly known: InvalidatedCache<AuthenticatedKey>;
   private readonly unknown: LRUCache<string, true>;
-  private readonly misses: TickBatch<string, KeyWithOwner | undefined>;
+  private readonly misses: TickBatch<string, AuthenticatedKey | undefined>;
 
   constructor(options: { db: Db; ttlMs: number; maxEntries: number; now?: () => number }) {
     const now = options.now ?? Date.now;
@@ -37,13 +63,13 @@ export class KeyCache {
     });
     this.unknown = new LRUCache({ max: MAX_UNKNOWN, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now } });
     this.misses = new TickBatch(async (hashes) => {
-      const found = new Map((await findKeysWithOwnerByHash(options.db, hashes)).map((record) => [record.key.key_hash, record]));
+      const found = new Map((await findKeysWithOwnerByHash(options.db, hashes)).map((record) => [record.key.key_hash, authenticated(record)]));
       return hashes.map((hash) => found.get(hash));
     });
   }
 
   /** `beforeQuery` runs only when the lookup must go to the database (it may refuse by throwing). */
-  async lookup(keyHash: string, beforeQuery?: () => Promise<void>): Promise<KeyWithOwner | undefined> {
+  async lookup(keyHash: string, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey | undefined> {
     if (this.unknown.has(keyHash)) return undefined;
     const record = await this.known.get(keyHash, async () => {
       await beforeQuery?.();

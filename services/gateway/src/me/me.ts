@@ -1,6 +1,6 @@
 import type { TKeyMetadata } from '@partner/contracts';
 import { asScopes } from '@partner/auth';
-import type { AuthenticatedKey } from '../auth/authenticate.js';
+import type { AuthenticatedKey } from '../auth/key-cache.js';
 import { limitsFor } from '../rate-limit/rate-limiter.js';
 
 /** Spec 2.2: what the calling key is, answered by the gateway without a service hop. */

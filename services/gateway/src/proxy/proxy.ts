@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
-import type { Request, Response } from 'express';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, VISITOR_HEADER } from '@partner/auth';
 import { AppError } from '@partner/contracts';
@@ -54,7 +53,7 @@ class BodyTooLarge extends Error {}
  * The request body as it is forwarded, counted: a body without a Content-Length (chunked) is refused
  * once it passes the limit, like a declared one, and never reaches the service whole.
  */
-function countedBody(req: Request, maxBytes: number): Readable {
+function countedBody(req: IncomingMessage, maxBytes: number): Readable {
   let seen = 0;
   return req.pipe(
     new Transform({
@@ -90,7 +89,7 @@ export class ServiceProxy {
     this.pools = { catalog: pool(origins.catalog), webhooks: pool(origins.webhooks), concierge: pool(origins.concierge) };
   }
 
-  forward(service: ServiceName, req: Request, res: Response, extraHeaders: Record<string, string>): Promise<void> {
+  forward(service: ServiceName, req: IncomingMessage, res: ServerResponse, extraHeaders: Record<string, string>): Promise<void> {
     return new Promise((resolve, reject) => {
       let upstream: Dispatcher.DispatchController | null = null;
       let answered = false;
@@ -106,8 +105,8 @@ export class ServiceProxy {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       this.pools[service].dispatch(
         {
-          method: req.method,
-          path: req.originalUrl,
+          method: req.method!,
+          path: req.url!,
           headers: forwardedHeaders(req.headers, extraHeaders),
           body: hasBody ? countedBody(req, this.maxBodyBytes) : null,
         },

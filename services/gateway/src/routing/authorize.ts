@@ -1,11 +1,11 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { hasScope, isOriginAllowed } from '@partner/auth';
 import { AppError } from '@partner/contracts';
-import type { AuthenticatedKey } from '../auth/authenticate.js';
+import type { AuthenticatedKey } from '../auth/key-cache.js';
 import type { Access } from './route-table.js';
 
 /** Key type, scope and (publishable keys) origin rules of spec 5 for one route. */
-export function authorize(access: Access, key: AuthenticatedKey, req: Request): void {
+export function authorize(access: Access, key: AuthenticatedKey, req: IncomingMessage): void {
   if (access.kind === 'public') return;
   const { type, scopes, allowed_origins } = key.key;
   if (access.kind === 'secret') {
@@ -36,7 +36,7 @@ const missingScope = (scope: string) => new AppError('forbidden_scope', `This ke
  * The page's origin: the Origin header, or for a same-origin GET (browsers send no Origin there) the
  * origin of the Referer. Like every origin check this binds browsers, not scripted clients.
  */
-function requestOrigin(req: Request): string | undefined {
+function requestOrigin(req: IncomingMessage): string | undefined {
   if (req.headers.origin) return req.headers.origin;
   const referer = req.headers.referer;
   if (!referer) return undefined;
