@@ -1,23 +1,34 @@
 import pTimeout from 'p-timeout';
 import type { Logger, RedisClient } from '@partner/http';
+import { TickBatch } from '../batching/tick-batch.js';
 import { LocalWindowCounter } from './local-window-counter.js';
 
-// One round trip per request. Fixed one-minute windows aligned to Redis's own clock (every replica
-// agrees on the window). A refused request does not count.
-// ARGV[2], when given, is the time in seconds from an injected clock (tests pin their windows).
+// One round trip for every check of an event-loop turn (a busy gateway's many requests), in one
+// script run: KEYS are the buckets, ARGV[i] the limit of KEYS[i], checked in order, each exactly as
+// if it ran alone. Fixed one-minute windows aligned to Redis's own clock (every replica agrees on the
+// window). A refused request does not count. Answers {allowed, remaining} per bucket, then the
+// seconds left in the window. ARGV[#KEYS + 1], when given, is the time in seconds from an injected
+// clock (tests pin their windows).
 const CHECK = `
-local sec = tonumber(ARGV[2]) or tonumber(redis.call('TIME')[1])
-local perMinute = tonumber(ARGV[1])
+local sec = tonumber(ARGV[#KEYS + 1]) or tonumber(redis.call('TIME')[1])
 local minuteStart = sec - (sec % 60)
-local minuteKey = KEYS[1] .. ':m:' .. minuteStart
-local minuteReset = minuteStart + 60 - sec
-local used = tonumber(redis.call('GET', minuteKey) or '0')
-if used >= perMinute then
-  return {0, 0, minuteReset}
+local out = {}
+for i, bucket in ipairs(KEYS) do
+  local perMinute = tonumber(ARGV[i])
+  local minuteKey = bucket .. ':m:' .. minuteStart
+  local used = tonumber(redis.call('GET', minuteKey) or '0')
+  if used >= perMinute then
+    out[2 * i - 1] = 0
+    out[2 * i] = 0
+  else
+    used = redis.call('INCR', minuteKey)
+    if used == 1 then redis.call('EXPIRE', minuteKey, 61) end
+    out[2 * i - 1] = 1
+    out[2 * i] = perMinute - used
+  end
 end
-used = redis.call('INCR', minuteKey)
-if used == 1 then redis.call('EXPIRE', minuteKey, 61) end
-return {1, perMinute - used, minuteReset}
+out[2 * #KEYS + 1] = minuteStart + 60 - sec
+return out
 `;
 
 // What a replica counted on its own during an outage, added to the shared window once Redis is back,
@@ -68,7 +79,8 @@ export interface RateLimiterOptions {
 /**
  * Counts requests per bucket (a key, a client address, an embed visitor or restaurant) in one-minute
  * windows on Redis, shared by every replica. The client is expected to carry no per-command timer
- * (see connectRedis's `callerBoundsWaits`): each check is bounded here instead.
+ * (see connectRedis's `callerBoundsWaits`): each check is bounded here instead. The checks of one
+ * event-loop turn go to Redis together, in one script run (`TickBatch`).
  *
  * While Redis is down, refusing, or slower than the deadline, the limiter degrades rather than failing
  * closed: each replica counts in process (`LocalWindowCounter`), allowing its share of the limit
@@ -77,8 +89,14 @@ export interface RateLimiterOptions {
  * once it answers, the counts made locally in the current minute are added to the shared window and
  * checks go to Redis again. No request waits for a Redis already known to be unavailable.
  */
+interface Check {
+  bucket: string;
+  perMinute: number;
+}
+
 export class RateLimiter {
   private readonly shas = new Map<string, string>();
+  private readonly shared = new TickBatch<Check, RateLimitDecision>((checks) => this.checkShared(checks));
   private readonly local = new LocalWindowCounter();
   private degraded = false;
   private probing = false;
@@ -99,7 +117,7 @@ export class RateLimiter {
     if (!this.degraded) {
       if (this.redis.isReady) {
         try {
-          return await this.checkShared(bucket, perMinute);
+          return await this.shared.add({ bucket, perMinute });
         } catch (err) {
           this.degrade(err);
         }
@@ -111,19 +129,23 @@ export class RateLimiter {
     return this.checkLocally(bucket, perMinute);
   }
 
-  private async checkShared(bucket: string, perMinute: number): Promise<RateLimitDecision> {
+  private async checkShared(checks: Check[]): Promise<RateLimitDecision[]> {
     const clock = this.options.clock;
     const reply = (await this.withinDeadline(
-      this.run(CHECK, [`${this.prefix}rl:${bucket}`], [String(perMinute), ...(clock ? [String(Math.floor(clock() / 1000))] : [])]),
+      this.run(
+        CHECK,
+        checks.map((check) => `${this.prefix}rl:${check.bucket}`),
+        [...checks.map((check) => String(check.perMinute)), ...(clock ? [String(Math.floor(clock() / 1000))] : [])],
+      ),
     )) as number[];
-    const [allowed, remaining, reset] = reply.map(Number) as [number, number, number];
-    return {
-      allowed: allowed === 1,
-      limit: perMinute,
-      remaining: Math.max(0, remaining),
+    const reset = Number(reply[2 * checks.length]);
+    return checks.map((check, i) => ({
+      allowed: Number(reply[2 * i]) === 1,
+      limit: check.perMinute,
+      remaining: Math.max(0, Number(reply[2 * i + 1])),
       resetSeconds: reset,
       retryAfterSeconds: reset,
-    };
+    }));
   }
 
   private checkLocally(bucket: string, perMinute: number): RateLimitDecision {
