@@ -1,11 +1,10 @@
-import { sql } from 'kysely';
 import { type BenchDatabase, median, startProcess, stopProcesses, waitUntilUp } from '@partner/bench-kit';
 import { freePort, startFakeOpenAI } from '@partner/testing';
 import { residentMegabytes } from '../rss.js';
 import { mainOf } from '../services.js';
 import { timeToFirstDelta } from './concierge-turn.js';
 import { type Api, getMenu, type MenuAnswer, menuLatency, sync } from './reads.js';
-import { seedItems, touchItems } from './seed.js';
+import { seedMenu, type SeededMenu } from './seed.js';
 
 /** Items changed before each incremental sync. */
 export const TOUCHED = 300;
@@ -36,12 +35,10 @@ export interface ItemPoint {
 }
 
 /**
- * Gateway, catalog and concierge (against a local model server) over one restaurant whose menu grows
- * to each of `sizes`; the figures at each size.
+ * Gateway, catalog and concierge (against a local model server), and a restaurant of each of `sizes`
+ * items; the figures at each size.
  */
-export async function itemCurve(database: BenchDatabase, env: Record<string, string>, api: Omit<Api, 'base'>, sizes: number[]) {
-  await sql`update restaurants set concierge_addon = true, concierge_enabled = true, concierge_allowance = 2000000000
-            where id = ${api.restaurantId}`.execute(database.db);
+export async function itemCurve(database: BenchDatabase, env: Record<string, string>, sizes: number[]) {
   const model = await startFakeOpenAI({ tokens: ['Hello', ' there.'] });
   const [gatewayPort, catalogPort, conciergePort] = [await freePort(), await freePort(), await freePort()];
   const catalog = startProcess(mainOf('catalog'), { ...env, CATALOG_PORT: String(catalogPort) });
@@ -57,18 +54,19 @@ export async function itemCurve(database: BenchDatabase, env: Record<string, str
     CATALOG_URL: `http://127.0.0.1:${catalogPort}`,
     CONCIERGE_URL: `http://127.0.0.1:${conciergePort}`,
   });
-  const client: Api = { ...api, base: `http://127.0.0.1:${gatewayPort}` };
-  await waitUntilUp(`${client.base}/v1/partner/me`, client.auth);
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  await waitUntilUp(`${base}/healthz`);
   await waitUntilUp(`http://127.0.0.1:${conciergePort}/healthz`);
 
   /** Every figure at the current size (`seedSeconds` is the caller's). */
-  async function measure(size: number): Promise<Omit<ItemPoint, 'seedSeconds'>> {
+  async function measure(menu: SeededMenu, size: number): Promise<Omit<ItemPoint, 'seedSeconds'>> {
+    const client: Api = { base, auth: menu.auth, restaurantId: menu.restaurantId };
     const full = await sync(client);
     if (full.items !== size) throw new Error(`a full sync of ${size} items listed ${full.items}`);
     const incremental: number[] = [];
     let after = full.windowEnd;
     for (let round = 0; round < INCREMENTAL_ROUNDS; round++) {
-      await touchItems(database.db, api.restaurantId, size, TOUCHED);
+      await menu.touch(TOUCHED);
       const changes = await sync(client, after);
       if (changes.items !== TOUCHED) throw new Error(`an incremental sync after ${TOUCHED} changes listed ${changes.items}`);
       incremental.push(changes.items / changes.seconds);
@@ -100,15 +98,13 @@ export async function itemCurve(database: BenchDatabase, env: Record<string, str
 
   const points: ItemPoint[] = [];
   try {
-    let seeded = 0;
     for (const [index, size] of sizes.entries()) {
       const seedStarted = performance.now();
-      await seedItems(database.db, api.restaurantId, seeded, size);
+      const menu = await seedMenu(database.db, size);
       const seedSeconds = (performance.now() - seedStarted) / 1000;
       // The smallest size is every ratio's baseline: measured once to warm the processes up, then for real.
-      if (index === 0) await measure(size);
-      seeded = size;
-      points.push({ ...(await measure(size)), seedSeconds });
+      if (index === 0) await measure(menu, size);
+      points.push({ ...(await measure(menu, size)), seedSeconds });
       console.log(`items: ${size} measured (seeded in ${seedSeconds.toFixed(1)} s)`);
     }
   } finally {

@@ -1,8 +1,8 @@
-// `pnpm bench:scale`: what each path costs as the data grows. One restaurant's menu grows to each of
-// BENCH_SCALE_SIZES items (10k, 100k, 1M), measured at each size through the gateway; then the delivery
-// history grows to each of BENCH_SCALE_DELIVERIES rows (0, 1M, 10M), the dispatcher measured at each.
-// Targets: from the smallest size to the largest, the paths that should not depend on the data's size
-// (304, incremental sync, the concierge's warm first delta, deliveries per second) change by less than 2x.
+// `pnpm bench:scale`: what each path costs as the data grows. A restaurant of each of BENCH_SCALE_SIZES
+// items (10k, 100k, 1M), measured through the gateway; then a delivery history grown to each of
+// BENCH_SCALE_DELIVERIES rows (0, 1M, 10M), the dispatcher measured at each. Targets: from the smallest
+// size to the largest, the paths that should not depend on the data's size (304, incremental sync, the
+// concierge's warm first delta, deliveries per second) change by less than 2x.
 import { createBenchDatabase, formatRate, type Measure, measuresTable, reportMeasures, seedUnlimitedKey } from '@partner/bench-kit';
 import { recordRun, runEntry } from '../record.js';
 import { platformEnvironment } from '../services.js';
@@ -19,8 +19,8 @@ let items: ItemPoint[];
 let deliveries: DeliveryPoint[];
 try {
   const env = platformEnvironment(database.url);
-  const { restaurant, auth } = await seedUnlimitedKey(database.db, ['menu:read', 'concierge:chat']);
-  items = await itemCurve(database, env, { restaurantId: restaurant.id, auth }, itemSizes);
+  items = await itemCurve(database, env, itemSizes);
+  const { restaurant } = await seedUnlimitedKey(database.db, []);
   deliveries = await deliveryCurve(database, env, restaurant.id, deliverySizes);
 } finally {
   await database.drop();

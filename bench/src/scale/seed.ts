@@ -1,53 +1,47 @@
 import { sql } from 'kysely';
-import type { Db } from '@partner/db';
+import { seedUnlimitedKey } from '@partner/bench-kit';
+import { type Db, lockForItemWrite, writeTimestamp } from '@partner/db';
+import { seedItems } from '@partner/testing';
 
-// Set-based seeding (`insert ... select ... from generate_series`) in batches, so that 1M items take
-// seconds, not hours. Items are numbered: growing the menu from `from` to `to` adds items `from + 1` to
-// `to`, so the sizes of a curve are reached one after another on one database.
-
-const BATCH = 250_000;
-
-async function inBatches(from: number, to: number, insert: (first: number, last: number) => Promise<unknown>): Promise<void> {
-  for (let first = from + 1; first <= to; first += BATCH) await insert(first, Math.min(to, first + BATCH - 1));
-}
-
-export const itemId = (n: number) => `itm_bench${String(n).padStart(12, '0')}`;
-
-/** How many items the concierge's question matches at every size: items 1 to 100 name saffron. */
+/** How many items the concierge's question matches at every size: the first 100 items name saffron. */
 export const SAFFRON_ITEMS = 100;
 
-/**
- * Published items `from + 1` to `to` of a restaurant, each with a ready model, updated in the past in
- * numbering order. Items 1 to SAFFRON_ITEMS are the only ones with saffron, so a question about it
- * matches as many items at 10k as at 1M: the curve shows what the menu's size costs, not the answer's.
- */
-export async function seedItems(db: Db, restaurantId: string, from: number, to: number): Promise<void> {
-  const hash = 'a'.repeat(64);
-  await inBatches(from, to, (first, last) =>
-    sql`
-      insert into items (id, restaurant_id, slug, name, description, price_cents, status, dietary_tags, allergens,
-                         model_status, model_glb_key, model_usdz_key, model_thumbnail_key, created_at, updated_at)
-      select 'itm_bench' || lpad(n::text, 12, '0'), ${restaurantId}, 'dish-' || n,
-             'Dish ' || n || ' with ' || case when n <= ${SAFFRON_ITEMS} then 'saffron'
-                                              else (array['tomato', 'basil', 'salmon', 'tofu', 'mushroom'])[1 + n % 5] end,
-             'Slow-cooked, served with seasonal greens, number ' || n, 500 + n % 5000, 'published',
-             array['vegetarian'], array['milk', 'gluten'],
-             'ready', ${`${hash}.glb`}, ${`${hash}.usdz`}, ${`${hash}.png`},
-             now() - interval '1 day' + make_interval(secs => n / 1000000.0),
-             now() - interval '1 day' + make_interval(secs => n / 1000000.0)
-      from generate_series(${first}::int, ${last}::int) as n
-    `.execute(db),
-  );
-  await sql`analyze items`.execute(db);
+export interface SeededMenu {
+  restaurantId: string;
+  /** A key of the restaurant's own that no limit stops, reading the menu and talking to the concierge. */
+  auth: Record<string, string>;
+  /** Moves `count` distinct items, drawn at random from the menu, to now, as edits would. */
+  touch(count: number): Promise<void>;
 }
 
-/** Moves `count` items (spread over the restaurant) to now, as an edit would: what an incremental sync picks up. */
-export async function touchItems(db: Db, restaurantId: string, size: number, count: number): Promise<void> {
-  const stride = Math.max(1, Math.floor(size / count));
-  const offset = 1 + Math.floor(Math.random() * stride);
-  await sql`
-    update items set price_cents = price_cents + 1, updated_at = now()
-    where id in (select 'itm_bench' || lpad((${offset} + i * ${stride})::text, 12, '0') from generate_series(0, ${count - 1}) as i)
-      and restaurant_id = ${restaurantId}
-  `.execute(db);
+/**
+ * A restaurant with the concierge on and `size` published items, seeded by @partner/testing's
+ * set-based seedItems; each size of a curve is a restaurant of its own in the one bench database. The
+ * first SAFFRON_ITEMS items are the only ones with saffron, so a question about it matches as many
+ * items at 10k as at 1M: the curve shows what the menu's size costs, not the answer's.
+ */
+export async function seedMenu(db: Db, size: number): Promise<SeededMenu> {
+  const { restaurant, auth } = await seedUnlimitedKey(db, ['menu:read', 'concierge:chat']);
+  await sql`update restaurants set concierge_addon = true, concierge_enabled = true, concierge_allowance = 2000000000
+            where id = ${restaurant.id}`.execute(db);
+  const { idOf } = await seedItems(db, restaurant.id, size);
+  const saffron = Array.from({ length: Math.min(SAFFRON_ITEMS, size) }, (_, i) => idOf(i + 1));
+  await sql`update items set name = name || ' with saffron' where id = any(${saffron})`.execute(db);
+  // Settled as a live table is (hint bits set, visibility map and statistics current), so the first
+  // reads after seeding do not pay for the bulk insert's aftermath.
+  await sql`vacuum analyze items`.execute(db);
+  return {
+    restaurantId: restaurant.id,
+    auth,
+    async touch(count) {
+      const picked = new Set<number>();
+      while (picked.size < Math.min(count, size)) picked.add(1 + Math.floor(Math.random() * size));
+      const ids = [...picked].map(idOf);
+      // As an item write is made: under the restaurant's sync lock, stamped from the database clock.
+      await db.transaction().execute(async (tx) => {
+        await lockForItemWrite(tx, restaurant.id);
+        await sql`update items set price_cents = price_cents + 1, updated_at = ${writeTimestamp()} where id = any(${ids})`.execute(tx);
+      });
+    },
+  };
 }
