@@ -16,19 +16,21 @@ export function runEntry(body: string): string {
   return `### ${date} UTC, Node ${process.version}, ${machineDescription()}\n\n${body.trim()}\n`;
 }
 
-/**
- * Adds a run at the end of its section (`## <heading>`) of docs/benchmarks.md, creating the section at
- * the end of the file the first time. BENCH_RECORD=0 prints only (development runs).
- */
-export function recordRun(heading: string, entry: string): void {
-  if (process.env.BENCH_RECORD === '0') return;
-  const lines = readFileSync(BENCHMARKS_DOC, 'utf8').trimEnd().split('\n');
+/** `markdown` with `entry` added at the end of its section (`## <heading>`), the section created at the end the first time. */
+export function withRun(markdown: string, heading: string, entry: string): string {
+  const lines = markdown.trimEnd().split('\n');
   let start = lines.indexOf(`## ${heading}`);
   if (start === -1) start = lines.push('', `## ${heading}`) - 1;
   const next = lines.findIndex((line, i) => i > start && line.startsWith('## '));
   let end = next === -1 ? lines.length : next;
   while (end > start + 1 && lines[end - 1] === '') end--; // above the blank lines before the next section
   lines.splice(end, 0, '', ...entry.trimEnd().split('\n'));
-  writeFileSync(BENCHMARKS_DOC, lines.join('\n') + '\n');
+  return lines.join('\n') + '\n';
+}
+
+/** Adds a run to docs/benchmarks.md (see withRun); BENCH_RECORD=0 prints only (development runs). */
+export function recordRun(heading: string, entry: string): void {
+  if (process.env.BENCH_RECORD === '0') return;
+  writeFileSync(BENCHMARKS_DOC, withRun(readFileSync(BENCHMARKS_DOC, 'utf8'), heading, entry));
   console.log(`recorded in docs/benchmarks.md under "## ${heading}"`);
 }
