@@ -1,5 +1,5 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { findRestaurantForOwner, readPlatformSettings, type RestaurantRow } from '@partner/db';
+import { findRestaurantForOwner, type PlatformSettings, readPlatformSettings, type RestaurantRow } from '@partner/db';
 import { AppError } from '@partner/contracts';
 import { newId } from '@partner/http';
 import { billingPeriod } from '@partner/entitlements';
@@ -20,11 +20,16 @@ const ALLERGEN_NOTE = 'Declared by the restaurant. Allergen information can chan
 export const disclosureFor = (restaurantName: string) =>
   `You are chatting with an AI assistant. Its answers come from ${restaurantName}'s menu and may be incomplete or wrong; check allergens with the staff.`;
 
-async function servable(deps: ConciergeDeps, restaurant: RestaurantRow): Promise<boolean> {
-  if (restaurant.subscription_status !== 'active' || !restaurant.partner_api_addon) return false;
-  if (!restaurant.concierge_addon || !restaurant.concierge_enabled) return false;
-  return !(await readPlatformSettings(deps.db)).conciergeKillSwitch;
-}
+const servable = (restaurant: RestaurantRow, settings: PlatformSettings): boolean =>
+  restaurant.subscription_status === 'active' &&
+  restaurant.partner_api_addon &&
+  restaurant.concierge_addon &&
+  restaurant.concierge_enabled &&
+  !settings.conciergeKillSwitch;
+
+/** The restaurant as the owner reaches it, and the platform's settings: two reads at once. */
+const findWithSettings = (deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string) =>
+  Promise.all([findRestaurantForOwner(deps.db, principal.owner, restaurantId), readPlatformSettings(deps.db)]);
 
 /** An integrator's keys chat only where the restaurant's grant includes the scope; a restaurant's own keys need no grant. */
 const grantAllowsChat = (grantScopes: string[] | null) => !grantScopes || grantScopes.includes('concierge:chat');
@@ -34,8 +39,8 @@ const grantAllowsChat = (grantScopes: string[] | null) => !grantScopes || grantS
  * that includes a grant without concierge:chat, whose turns would be refused.
  */
 export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<TConciergeBootstrap> {
-  const found = await findRestaurantForOwner(deps.db, principal.owner, restaurantId);
-  if (!found || !grantAllowsChat(found.grantScopes) || !(await servable(deps, found.restaurant))) return { enabled: false };
+  const [found, settings] = await findWithSettings(deps, principal, restaurantId);
+  if (!found || !grantAllowsChat(found.grantScopes) || !servable(found.restaurant, settings)) return { enabled: false };
   const { restaurant } = found;
   return {
     enabled: true,
@@ -50,12 +55,12 @@ export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, re
 
 /** Checks made before the stream opens, answered as ordinary JSON errors. */
 export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<RestaurantRow> {
-  const found = await findRestaurantForOwner(deps.db, principal.owner, restaurantId);
+  const [found, settings] = await findWithSettings(deps, principal, restaurantId);
   if (!found) throw new AppError('not_found', 'No such restaurant.');
   if (!grantAllowsChat(found.grantScopes)) {
     throw new AppError('forbidden_scope', "The restaurant's grant to your organisation does not include the concierge:chat scope.");
   }
-  if (!(await servable(deps, found.restaurant))) {
+  if (!servable(found.restaurant, settings)) {
     throw new AppError('concierge_unavailable', "This restaurant's assistant is not available right now.");
   }
   return found.restaurant;
@@ -121,21 +126,22 @@ export async function runTurn(
   }
 
   // One allowance per restaurant for every channel; test keys spend none. A page's visitor has
-  // already spent from their own share of it (`admitVisitor`, before the stream).
-  if (!testMode) {
-    const period = billingPeriod(restaurant.billing_anchor, deps.now());
-    const granted = await deps.usageMeter.take({
-      restaurantId: restaurant.id,
-      metric: 'concierge_messages',
-      periodStart: period.start,
-      limit: restaurant.concierge_allowance,
-    });
-    if (!granted) {
-      sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
-      return;
-    }
+  // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index is
+  // looked up meanwhile: a read, wasted only on a refused turn.
+  const [granted, index] = await Promise.all([
+    testMode ||
+      deps.usageMeter.take({
+        restaurantId: restaurant.id,
+        metric: 'concierge_messages',
+        periodStart: billingPeriod(restaurant.billing_anchor, deps.now()).start,
+        limit: restaurant.concierge_allowance,
+      }),
+    deps.menuIndexes.get(deps.db, restaurant.id),
+  ]);
+  if (!granted) {
+    sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
+    return;
   }
-  const index = await deps.menuIndexes.get(deps.db, restaurant.id);
   const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
   const retrieved = index.search(question);
   const system = buildSystemPrompt({
