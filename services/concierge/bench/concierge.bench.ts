@@ -1,6 +1,7 @@
 // pnpm bench:concierge — time to `meta` and to the first `delta` of a concierge turn through the gateway,
 // against a local zero-latency upstream that speaks OpenAI's streaming protocol, beside the same upstream
-// called directly; and retrieval time over a 1,000-item menu.
+// called directly; the same turns while another restaurant's 50,000-dish index builds; and retrieval
+// time over a 1,000-item menu.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -12,14 +13,18 @@ import {
   createBenchDatabase,
   median,
   pinToCore,
+  reportMeasures,
   seedUnlimitedKey,
   startProcess,
   stopProcesses,
   waitUntilUp,
 } from '@partner/bench-kit';
+import { freePort, seedItems } from '@partner/testing';
 import { MenuIndex, type MenuEntry } from '../dist/grounding/menu-index.js';
+import { MenuIndexBuilder } from '../dist/grounding/menu-index-builder.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 200);
+const LARGE_MENU = 50_000;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // The upstream: answers every chat completion at once, a first token then a few more.
@@ -48,7 +53,15 @@ await sql`
          'Slow-cooked, served with seasonal greens', 500 + n, 'published', array['milk'], array['vegetarian']
   from generate_series(1, 1000) as n
 `.execute(database.db);
+// A second restaurant whose first turn builds a 50,000-dish index while the first one's turns go on.
+const large = await seedUnlimitedKey(database.db, ['concierge:chat']);
+await sql`update restaurants set concierge_addon = true, concierge_enabled = true, concierge_allowance = 2000000000 where id = ${large.restaurant.id}`.execute(
+  database.db,
+);
+await seedItems(database.db, large.restaurant.id, LARGE_MENU);
 
+// Ports the OS gives: other benchmarks may be running on this machine.
+const [gatewayPort, conciergePort] = [await freePort(), await freePort()];
 const jwt = generateInternalKeyPair();
 const common = {
   DATABASE_URL: database.url,
@@ -58,18 +71,18 @@ const common = {
 };
 const concierge = startProcess(here('../dist/main.js'), {
   ...common,
-  CONCIERGE_PORT: '18083',
+  CONCIERGE_PORT: String(conciergePort),
   INTERNAL_JWT_PUBLIC_KEY: jwt.publicKey,
   OPENAI_API_KEY: 'sk-bench',
   OPENAI_BASE_URL: upstreamUrl,
 });
 const gateway = startProcess(here('../../gateway/dist/main.js'), {
   ...common,
-  GATEWAY_PORT: '18080',
-  CONCIERGE_URL: 'http://127.0.0.1:18083',
+  GATEWAY_PORT: String(gatewayPort),
+  CONCIERGE_URL: `http://127.0.0.1:${conciergePort}`,
   INTERNAL_JWT_PRIVATE_KEY: jwt.privateKey,
 });
-await waitUntilUp('http://127.0.0.1:18080/v1/partner/me', auth);
+await waitUntilUp(`http://127.0.0.1:${gatewayPort}/v1/partner/me`, auth);
 await Promise.all([pinToCore(concierge, 0), pinToCore(gateway, 0)]);
 
 /** Milliseconds from sending the request to the first byte of `marker` in the stream. */
@@ -86,12 +99,12 @@ async function timeTo(url: string, init: RequestInit, markers: string[]): Promis
   return seen;
 }
 
-const turn = () =>
+const turn = (restaurantId = restaurant.id, headers = auth) =>
   timeTo(
-    `http://127.0.0.1:18080/v1/partner/restaurants/${restaurant.id}/concierge/chat`,
+    `http://127.0.0.1:${gatewayPort}/v1/partner/restaurants/${restaurantId}/concierge/chat`,
     {
       method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'Anything with salmon?' }),
     },
     ['event: meta', 'event: delta'],
@@ -118,20 +131,32 @@ for (let i = 0; i < TURNS; i++) {
   upstreamFirst.push((await direct())[0]!);
 }
 
+// The large restaurant's first turn builds its index (on a worker thread); turns of the first
+// restaurant go on meanwhile, one after another.
+const largeTurn = turn(large.restaurant.id, large.auth);
+let building = true;
+void largeTurn.finally(() => (building = false));
+const duringBuild: number[] = [];
+while (building) duringBuild.push((await turn())[1]!);
+const [, largeFirstDelta] = await largeTurn;
+const largeWarm: number[] = [];
+for (let i = 0; i < 20; i++) largeWarm.push((await turn(large.restaurant.id, large.auth))[1]!);
+
 // Retrieval over a 1,000-item menu, in process: build once, then time questions.
-const entries: MenuEntry[] = Array.from({ length: 1000 }, (_, n) => ({
-  id: `itm_${n}`,
-  slug: `dish-${n}`,
-  name: `Dish ${n} with ${['tomato', 'basil', 'salmon', 'tofu', 'mushroom'][n % 5]}`,
-  description: 'Slow-cooked, served with seasonal greens',
-  priceCents: 500 + n,
-  allergens: ['milk'],
-  dietaryTags: ['vegetarian'],
-  thumbnailKey: null,
-}));
-const buildStarted = performance.now();
-const index = new MenuIndex(entries);
-const buildMs = performance.now() - buildStarted;
+const builder = new MenuIndexBuilder();
+for (let n = 0; n < 1000; n++) {
+  builder.add({
+    id: `itm_${n}`,
+    slug: `dish-${n}`,
+    name: `Dish ${n} with ${['tomato', 'basil', 'salmon', 'tofu', 'mushroom'][n % 5]}`,
+    description: 'Slow-cooked, served with seasonal greens',
+    priceCents: 500 + n,
+    allergens: ['milk'],
+    dietaryTags: ['vegetarian'],
+    thumbnailKey: null,
+  } satisfies MenuEntry);
+}
+const index = new MenuIndex(builder.finish('"bench"'));
 const questions = ['Anything with salmon?', 'vegetarian dishes without milk', 'what do you recommend', 'spicy tofu please'];
 const searches: number[] = [];
 for (let i = 0; i < 2000; i++) {
@@ -141,16 +166,43 @@ for (let i = 0; i < 2000; i++) {
 }
 
 const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
-const f = (ms: number) => ms.toFixed(2);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const pair = (values: number[]) => `p50 ${ms(median(values))}, p99 ${ms(p(values, 0.99))}`;
+const signed = (value: number) => `${value < 0 ? '−' : '+'}${Math.abs(value).toFixed(2)} ms`;
 const added = median(firstDelta) - median(upstreamFirst);
-console.log(`\nConcierge, ${TURNS} sequential turns, Node ${process.version}`);
-console.log('| measure | p50 ms | p99 ms |');
-console.log('|---|---|---|');
-console.log(`| time to meta through the gateway | ${f(median(meta))} | ${f(p(meta, 0.99))} |`);
-console.log(`| time to first delta through the gateway | ${f(median(firstDelta))} | ${f(p(firstDelta, 0.99))} |`);
-console.log(`| first token from the upstream called directly (baseline) | ${f(median(upstreamFirst))} | ${f(p(upstreamFirst, 0.99))} |`);
-console.log(`| retrieval over 1,000 items (index built once in ${f(buildMs)} ms) | ${f(median(searches))} | ${f(p(searches, 0.99))} |`);
-console.log(`\nadded to the first delta at p50: ${f(added)} ms (target <= 25); retrieval p50 ${f(median(searches))} ms (target <= 5)`);
+const addedDuringBuild = median(duringBuild) - median(firstDelta);
+reportMeasures(`Concierge, ${TURNS} sequential turns through the gateway against a zero-latency model server`, [
+  {
+    measure: 'concierge: first delta through the gateway',
+    figure: `${pair(firstDelta)} (meta ${pair(meta)})`,
+    baseline: `model server called directly: first token ${pair(upstreamFirst)}`,
+    ratio: signed(added),
+    target: '≤ +5 ms at p50',
+    met: added <= 5,
+  },
+  {
+    measure: `concierge: first delta while another restaurant's ${LARGE_MENU.toLocaleString('en-US')}-dish index builds`,
+    figure: `${pair(duringBuild)}, max ${ms(Math.max(...duringBuild))} (${duringBuild.length} turns)`,
+    baseline: `the same turns before: p50 ${ms(median(firstDelta))}`,
+    ratio: signed(addedDuringBuild),
+    target: '≤ +5 ms at p50',
+    met: addedDuringBuild <= 5,
+  },
+  {
+    measure: `concierge: first delta at ${LARGE_MENU.toLocaleString('en-US')} dishes, index cold (built) and warm`,
+    figure: `cold ${ms(largeFirstDelta!)}; warm ${pair(largeWarm)}`,
+    baseline: `1,000 dishes, warm: p50 ${ms(median(firstDelta))}`,
+    ratio: `warm ${signed(median(largeWarm) - median(firstDelta))}`,
+    target: 'warm ≤ +5 ms at p50',
+    met: median(largeWarm) - median(firstDelta) <= 5,
+  },
+  {
+    measure: 'concierge: retrieval over 1,000 items, in process',
+    figure: pair(searches),
+    target: '≤ 5 ms at p50',
+    met: median(searches) <= 5,
+  },
+]);
 
 await stopProcesses([gateway, concierge]);
 upstream.close();
