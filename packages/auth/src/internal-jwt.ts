@@ -80,6 +80,8 @@ function verifyClaims(publicKey: string, token: string, audience: string, nowMs:
  */
 export class InternalTokenSigner {
   private readonly issued: LRUCache<string, string>;
+  /** A principal's cache id, kept per principal object: the gateway reuses one per cached key. */
+  private readonly ids = new WeakMap<Principal, string>();
 
   constructor(
     private readonly privateKey: string,
@@ -89,7 +91,9 @@ export class InternalTokenSigner {
   }
 
   tokenFor(principal: Principal, audience: string): string {
-    const id = `${audience}|${JSON.stringify(principal)}`;
+    let principalId = this.ids.get(principal);
+    if (principalId === undefined) this.ids.set(principal, (principalId = JSON.stringify(principal)));
+    const id = `${audience}|${principalId}`;
     let token = this.issued.get(id);
     if (token === undefined) {
       token = signInternalToken(this.privateKey, principal, audience);

@@ -80,7 +80,12 @@ const isUpload = (req: IncomingMessage): boolean =>
  * upload's clock starts once its body has arrived: its length is the client's line, not our
  * dependencies. The route keeps running after the 503 (nothing cancels it); its late answer is dropped.
  */
-export function watchDeadline(req: IncomingMessage, res: ServerResponse, facts: RequestFacts, options: { ms: number; faults: FaultLog }): void {
+export function watchDeadline(
+  req: IncomingMessage,
+  res: ServerResponse,
+  facts: RequestFacts,
+  options: { ms: number; faults: FaultLog },
+): void {
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     timer = setTimeout(() => {

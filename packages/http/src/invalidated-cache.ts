@@ -19,7 +19,9 @@ export class InvalidatedCache<V extends object> {
   /** Bumped by every invalidation, so a load that began before one never stores what it read. */
   private generation = 0;
 
-  constructor(private readonly options: { ttlMs: number; maxEntries: number; now?: () => number; indexBy?: (value: V) => readonly string[] }) {
+  constructor(
+    private readonly options: { ttlMs: number; maxEntries: number; now?: () => number; indexBy?: (value: V) => readonly string[] },
+  ) {
     const indexBy = options.indexBy;
     this.entries = new LRUCache({
       max: options.maxEntries,

@@ -52,7 +52,8 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const summary = { gateway: medianFigures(runs.gateway), bare: medianFigures(runs.bare) };
 const ratio = summary.gateway.rps / summary.bare.rps;
-const figure = (f: HttpFigures) => `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
+const figure = (f: HttpFigures) =>
+  `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
 
 reportMeasures(`GET /v1/partner/me, 50 connections, ${DURATION_S} s x ${ROUNDS} rounds (medians)`, [
   {

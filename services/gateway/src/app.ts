@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { errorHandler, notFoundHandler, requestContext, requestDeadline } from '@partner/http';
-import { claimedEnvironment } from './auth/authenticate.js';
+import { bearerToken, claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
 import { apiReference } from './openapi/reference.js';
@@ -27,7 +27,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
   app.use(requestContext(deps.logger, { trustIncomingId: false }));
   app.use(requestDeadline({ ms: deps.requestDeadlineMs, faults: deps.faults }));
   app.use((req, res, next) => {
-    res.setHeader('X-Service-Environment', claimedEnvironment(req));
+    res.setHeader('X-Service-Environment', claimedEnvironment(bearerToken(req)));
     next();
   });
   app.get('/healthz', (_req, res) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITOR_HEADER } from '@partner/auth';
 import { AppError } from '@partner/contracts';
 import { answerError, type FaultLog, type Logger, newRequestId, type RequestFacts, sendJson, watchDeadline } from '@partner/http';
-import { authenticate, claimedEnvironment } from './auth/authenticate.js';
+import { authenticate, bearerToken, claimedEnvironment } from './auth/authenticate.js';
 import type { AuthenticatedKey, KeyCache } from './auth/key-cache.js';
 import { presentKeyMetadata } from './me/me.js';
 import { continueIfAwaited } from './protocol/http-edge-cases.js';
@@ -50,6 +50,8 @@ interface EdgeRequest {
   method: string;
   path: string;
   requestId: string;
+  /** The Authorization header's bearer token, parsed once. */
+  token: string | null;
 }
 
 /**
@@ -67,7 +69,13 @@ interface EdgeRequest {
 export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const router = createRouter(ROUTES);
 
-  const dispatch = async (edge: EdgeRequest, route: Route, principal: Principal, key: AuthenticatedKey | null, extra?: Record<string, string>) => {
+  const dispatch = async (
+    edge: EdgeRequest,
+    route: Route,
+    principal: Principal,
+    key: AuthenticatedKey | null,
+    extra?: Record<string, string>,
+  ) => {
     const { req, res } = edge;
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > deps.maxBodyBytes) {
@@ -88,7 +96,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
 
   const serveKeyed = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
     const { req, res, method, path } = edge;
-    const key = await authenticate(req, deps.keyCache, deps.now(), chargeClient(req));
+    const key = await authenticate(req, edge.token, deps.keyCache, deps.now(), chargeClient(req));
     res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
@@ -145,10 +153,10 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     // Outside /v1/partner/, only the public routes are the edge's; the app answers the rest.
     if (!keyed && !(match.kind === 'found' && match.route.access.kind === 'public')) return false;
 
-    const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId() };
+    const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId(), token: bearerToken(req) };
     res.setHeader('X-Request-Id', edge.requestId);
     // Every answer says which environment it belongs to; a refused key's prefix still tells.
-    res.setHeader('X-Service-Environment', claimedEnvironment(req));
+    res.setHeader('X-Service-Environment', claimedEnvironment(edge.token));
     const facts: RequestFacts = { method, path, requestId: edge.requestId, log: () => deps.logger.child({ requestId: edge.requestId }) };
     watchDeadline(req, res, facts, { ms: deps.requestDeadlineMs, faults: deps.faults });
     serve(edge, match, atPath.embed).catch((err: unknown) => answerError(err, facts, res, deps.faults));

@@ -15,21 +15,25 @@ export function bearerToken(req: IncomingMessage): string | null {
   return match ? match[1]! : null;
 }
 
-/** What environment to report on a response, even one refusing the key. */
-export function claimedEnvironment(req: IncomingMessage): TEnvironment {
-  const token = bearerToken(req);
+/** What environment to report on a response, even one refusing the key: what the bearer token claims. */
+export function claimedEnvironment(token: string | null): TEnvironment {
   return (token && environmentFromPrefix(token)) || 'live';
 }
 
 /**
  * Missing, malformed, unknown, revoked and expired keys are all the same `401 invalid_api_key`: an
  * attacker learns nothing about which keys exist. Malformed keys (wrong shape or checksum) are refused
- * before any lookup.
+ * before any lookup. `token` is the request's `bearerToken`.
  */
-export async function authenticate(req: IncomingMessage, cache: KeyCache, now: Date, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey> {
-  const header = req.headers.authorization;
-  const token = bearerToken(req);
+export async function authenticate(
+  req: IncomingMessage,
+  token: string | null,
+  cache: KeyCache,
+  now: Date,
+  beforeQuery?: () => Promise<void>,
+): Promise<AuthenticatedKey> {
   if (!token) {
+    const header = req.headers.authorization;
     throw new AppError('invalid_api_key', header ? `Malformed Authorization header. ${SEND_A_KEY}` : `No API key provided. ${SEND_A_KEY}`);
   }
   const parsed = parseApiKey(token);

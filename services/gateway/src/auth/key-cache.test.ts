@@ -60,7 +60,12 @@ describe('KeyCache', () => {
   });
 
   it('looks up the misses of one event-loop turn in one query, and each key once however often it is asked', async () => {
-    const restaurant = await insertRestaurant(database.db, { id: 'rst_batch0000000000000000', name: 'Batch', slug: 'batch', currency: 'USD' });
+    const restaurant = await insertRestaurant(database.db, {
+      id: 'rst_batch0000000000000000',
+      name: 'Batch',
+      slug: 'batch',
+      currency: 'USD',
+    });
     const keys: GeneratedKey[] = [];
     for (let i = 0; i < 5; i++) {
       const key = generateApiKey('secret', 'live');

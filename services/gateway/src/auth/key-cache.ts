@@ -63,7 +63,9 @@ export class KeyCache {
     });
     this.unknown = new LRUCache({ max: MAX_UNKNOWN, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now } });
     this.misses = new TickBatch(async (hashes) => {
-      const found = new Map((await findKeysWithOwnerByHash(options.db, hashes)).map((record) => [record.key.key_hash, authenticated(record)]));
+      const found = new Map(
+        (await findKeysWithOwnerByHash(options.db, hashes)).map((record) => [record.key.key_hash, authenticated(record)]),
+      );
       return hashes.map((hash) => found.get(hash));
     });
   }

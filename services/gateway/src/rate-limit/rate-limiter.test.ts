@@ -46,13 +46,18 @@ describe('RateLimiter', () => {
   it("counts one turn's checks together exactly, across replicas: each bucket allows its limit and no more", async () => {
     const { now } = clockAt('2026-11-23T12:10:05Z');
     const replicas = [new RateLimiter(redis, prefix, { clock: now }), new RateLimiter(redis, prefix, { clock: now })];
-    const checks = Array.from({ length: 60 }, (_, i) => replicas[i % 2]!.check(i % 3 === 0 ? 'batch_small' : 'batch_large', i % 3 === 0 ? 7 : 30));
+    const checks = Array.from({ length: 60 }, (_, i) =>
+      replicas[i % 2]!.check(i % 3 === 0 ? 'batch_small' : 'batch_large', i % 3 === 0 ? 7 : 30),
+    );
     const decisions = await Promise.all(checks);
     const of = (limit: number) => decisions.filter((decision) => decision.limit === limit);
     expect(of(7).filter((decision) => decision.allowed)).toHaveLength(7);
     expect(of(30).filter((decision) => decision.allowed)).toHaveLength(30);
     // Each allowed check saw its own count: the remainders are every value from limit - 1 down to 0.
-    const remainders = (limit: number) => of(limit).filter((decision) => decision.allowed).map((decision) => decision.remaining);
+    const remainders = (limit: number) =>
+      of(limit)
+        .filter((decision) => decision.allowed)
+        .map((decision) => decision.remaining);
     expect(remainders(7).sort((a, b) => b - a)).toEqual([6, 5, 4, 3, 2, 1, 0]);
     expect(remainders(30).sort((a, b) => b - a)).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
     expect(decisions.every((decision) => decision.resetSeconds === 55)).toBe(true);

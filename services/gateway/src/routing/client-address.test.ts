@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { clientAddress } from './client-address.js';
 
 const request = (forwardedFor?: string) =>
-  ({ socket: { remoteAddress: '10.0.0.1' }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as IncomingMessage;
+  ({
+    socket: { remoteAddress: '10.0.0.1' },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  }) as IncomingMessage;
 
 describe('clientAddress', () => {
   it.each<[string | undefined, number, string]>([
