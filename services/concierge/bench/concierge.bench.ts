@@ -96,6 +96,7 @@ async function timeTo(url: string, init: RequestInit, markers: string[]): Promis
     text += decoder.decode(chunk, { stream: true });
     while (seen.length < markers.length && text.includes(markers[seen.length]!)) seen.push(performance.now() - started);
   }
+  if (seen.length < markers.length) throw new Error(`${url} answered ${res.status} without ${markers[seen.length]}:\n${text}`);
   return seen;
 }
 

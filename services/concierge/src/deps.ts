@@ -26,7 +26,11 @@ export interface ConciergeDeps extends ServiceDeps {
 }
 
 export async function createDeps(config: ConciergeConfig): Promise<{ deps: ConciergeDeps; closeDeps: () => Promise<void> }> {
-  const { deps, closeDeps } = await createServiceDeps('concierge', config, { purgesIdempotencyRecords: true });
+  const { deps, closeDeps } = await createServiceDeps('concierge', config, {
+    purgesIdempotencyRecords: true,
+    // Its writes are usage counters and idempotency records, as catalog's (docs/decisions.md).
+    synchronousCommit: false,
+  });
   const indexBuilds = new MenuIndexBuilds({
     database: { url: config.databaseUrl, applicationName: 'concierge-index', deadlines: config.dbDeadlines },
     threads: config.menuIndex.buildThreads,
