@@ -19,13 +19,13 @@ interface Start {
 }
 
 /** Starts a process, times it to its first 200 on /healthz (polled every 5 ms), then reads its idle RSS. */
-async function measureStart(port: number, spawnIt: () => ChildProcess): Promise<Start> {
+async function measureStart(name: string, port: number, spawnIt: () => ChildProcess): Promise<Start> {
   const started = performance.now();
   const child = spawnIt();
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before /healthz answered`);
-      if (performance.now() - started > 30_000) throw new Error('/healthz did not answer 200 within 30 s');
+      if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode} before /healthz answered`);
+      if (performance.now() - started > 30_000) throw new Error(`${name}: /healthz did not answer 200 within 30 s`);
       const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
         (res) => res.status === 200,
         () => false,
@@ -55,7 +55,7 @@ const starts = new Map<string, Start[]>();
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, start] of starters) {
     const port = await freePort();
-    starts.set(name, [...(starts.get(name) ?? []), await measureStart(port, () => start(port))]);
+    starts.set(name, [...(starts.get(name) ?? []), await measureStart(name, port, () => start(port))]);
   }
 }
 await database.drop();

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Measure, measuresTable } from '@partner/bench-kit';
+import { type Measure, measuresTable, type ReportedMeasure } from '@partner/bench-kit';
 import { recordRun, runEntry } from './record.js';
 
 const BENCHMARKS = [
@@ -34,7 +34,7 @@ const readResults = (): Measure[] =>
         .map((line) => JSON.parse(line) as Measure)
     : [];
 
-const measures: Measure[] = [];
+const measures: ReportedMeasure[] = [];
 const crashed: string[] = [];
 const silent: string[] = [];
 for (const { name, filter, script } of BENCHMARKS.filter((benchmark) => !only || only.includes(benchmark.name))) {
@@ -45,7 +45,7 @@ for (const { name, filter, script } of BENCHMARKS.filter((benchmark) => !only ||
     env: { ...process.env, BENCH_RESULTS: resultsFile },
   });
   const reported = readResults().slice(reportedBefore);
-  measures.push(...reported.map((measure) => ({ ...measure, measure: `${name}: ${measure.measure}` })));
+  measures.push(...reported.map((measure) => ({ ...measure, benchmark: name })));
   if (run.status !== 0) crashed.push(`${name} (${run.error?.message ?? `exit ${run.status ?? run.signal}`})`);
   else if (!reported.length) silent.push(name);
 }

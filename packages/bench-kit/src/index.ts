@@ -163,4 +163,4 @@ export function medianFigures(runs: HttpFigures[]): HttpFigures {
   };
 }
 
-export { type Measure, measuresTable, reportMeasures, formatRate } from './report.js';
+export { type Measure, type ReportedMeasure, measuresTable, reportMeasures, formatRate } from './report.js';

@@ -20,11 +20,21 @@ export interface Measure {
 
 const cell = (text: string | undefined) => (text ?? '').replaceAll('|', '\\|');
 
-export function measuresTable(measures: Measure[]): string {
-  const rows = measures.map(
-    (m) => `| ${cell(m.measure)} | ${cell(m.figure)} | ${cell(m.baseline)} | ${cell(m.ratio)} | ${cell(m.target)} | ${m.met ? 'met' : '**missed**'} |`,
-  );
-  return ['| measure | figure | baseline (same run) | ratio | target | |', '|---|---|---|---|---|---|', ...rows].join('\n');
+/** A line of `pnpm bench`'s combined table: a measure and the benchmark that reported it. */
+export interface ReportedMeasure extends Measure {
+  benchmark: string;
+}
+
+/** A markdown table of measures; with a first column naming the benchmark when they say which. */
+export function measuresTable(measures: Measure[] | ReportedMeasure[]): string {
+  const combined = measures.some((m) => 'benchmark' in m);
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const header = [...(combined ? ['benchmark'] : []), 'measure', 'figure', 'baseline (same run)', 'ratio', 'target', ''];
+  const rows = measures.map((m) => {
+    const cells = [...(combined ? [(m as ReportedMeasure).benchmark] : []), m.measure, m.figure, m.baseline, m.ratio, m.target];
+    return line([...cells.map(cell), m.met ? 'met' : '**missed**']);
+  });
+  return [line(header), `|${header.map(() => '---').join('|')}|`, ...rows].join('\n');
 }
 
 /**
