@@ -271,6 +271,8 @@ export interface ClaimedAttempt extends WebhookDeliveryRow {
     | 'deleted_at'
   >;
   event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data' | 'restaurant_id'>;
+  /** Read in the claim itself: whether the event's restaurant has lapsed, and whether an integrator endpoint's owner holds an active grant with the claim's scope on it (true for a restaurant's own). */
+  reach: { lapsed: boolean; granted: boolean };
 }
 
 /** What a claim may take: `limit` attempts, and per owner at most `perOwner` with those already in flight. */
@@ -279,7 +281,28 @@ export interface ClaimShape {
   perOwner: number;
   /** Attempts in flight per owner (`ownerKey`) in the claiming dispatcher. */
   inFlight: ReadonlyMap<string, number>;
+  /** The scope an integrator's grant needs for the restaurant's events (see `reach`). */
+  scope: string;
+  /** Successes to record in the same statement (one round trip for both). */
+  acknowledged?: readonly Acknowledgement[];
 }
+
+/** An attempt the receiver acknowledged, not yet recorded. */
+export interface Acknowledgement {
+  id: string;
+  responseStatus: number;
+  durationMs: number;
+}
+
+/** Marks acknowledged attempts succeeded: a statement of its own, or a step of a claim. */
+const succeededUpdate = (outcomes: readonly Acknowledgement[]) => sql`
+  update webhook_deliveries d
+  set status = 'succeeded', response_status = u.response_status, duration_ms = u.duration_ms, error = null,
+      next_attempt_at = null, claimed_until = null
+  from unnest(${outcomes.map((o) => o.id)}::text[], ${outcomes.map((o) => o.responseStatus)}::int[], ${outcomes.map((o) => o.durationMs)}::int[])
+    as u(id, response_status, duration_ms)
+  where d.id = u.id
+`;
 
 /** An endpoint owner as one string, the key of `ClaimShape.inFlight`. */
 export const ownerKey = (endpoint: { owner_kind: string; owner_id: string }): string => `${endpoint.owner_kind}:${endpoint.owner_id}`;
@@ -294,8 +317,8 @@ export const ownerKey = (endpoint: { owner_kind: string; owner_id: string }): st
 export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: number, shape: ClaimShape): Promise<ClaimedAttempt[]> {
   const owners = [...shape.inFlight.keys()];
   const counts = owners.map((owner) => shape.inFlight.get(owner)!);
-  const { rows } = await sql<WebhookDeliveryRow & { endpoint: ClaimedAttempt['endpoint']; event: ClaimedAttempt['event'] }>`
-    with recursive endpoints_due as (
+  const { rows } = await sql<WebhookDeliveryRow & Pick<ClaimedAttempt, 'endpoint' | 'event' | 'reach'>>`
+    with recursive recorded as (${succeededUpdate(shape.acknowledged ?? [])}), endpoints_due as (
       -- The endpoints with pending attempts, one index probe each (a skip scan).
       (select endpoint_id from webhook_deliveries where status = 'pending' order by endpoint_id limit 1)
       union all
@@ -339,10 +362,19 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
       json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
         'previous_secret_expires_at', e.previous_secret_expires_at, 'signature_scheme', e.signature_scheme,
         'owner_kind', e.owner_kind, 'owner_id', e.owner_id, 'deleted_at', e.deleted_at) as endpoint,
-      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data, 'restaurant_id', o.restaurant_id) as event
+      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data, 'restaurant_id', o.restaurant_id) as event,
+      -- The rules of findLapsedRestaurantIds and findGrantedPairs, read here to save two round trips a claim.
+      json_build_object(
+        'lapsed', coalesce(r.subscription_status <> 'active' or not r.partner_api_addon, false),
+        'granted', e.owner_kind <> 'integrator' or exists (
+          select 1 from grants g
+          where g.restaurant_id = o.restaurant_id and g.integrator_org_id = e.owner_id
+            and g.status = 'active' and g.scopes @> array[${shape.scope}]::text[])
+      ) as reach
     from leased
     join webhook_endpoints e on e.id = leased.endpoint_id
     join outbox_events o on o.id = leased.event_id
+    left join restaurants r on r.id = o.restaurant_id
     order by leased.next_attempt_at, o.seq
   `.execute(db);
   // json_build_object carries timestamps as text: give them back their type.
@@ -581,19 +613,8 @@ export async function takeFinishedMenuBursts(tx: Executor, quietSince: Date, sta
 }
 
 /** Many acknowledged attempts in one statement (a dispatcher records a batch's successes together). */
-export async function recordSucceededDeliveries(
-  db: Executor,
-  outcomes: { id: string; responseStatus: number; durationMs: number }[],
-): Promise<void> {
-  if (!outcomes.length) return;
-  await sql`
-    update webhook_deliveries d
-    set status = 'succeeded', response_status = u.response_status, duration_ms = u.duration_ms, error = null,
-        next_attempt_at = null, claimed_until = null
-    from unnest(${outcomes.map((o) => o.id)}::text[], ${outcomes.map((o) => o.responseStatus)}::int[], ${outcomes.map((o) => o.durationMs)}::int[])
-      as u(id, response_status, duration_ms)
-    where d.id = u.id
-  `.execute(db);
+export async function recordSucceededDeliveries(db: Executor, outcomes: readonly Acknowledgement[]): Promise<void> {
+  if (outcomes.length) await succeededUpdate(outcomes).execute(db);
 }
 
 /** The endpoint, locked until the transaction ends (recoveries of one endpoint run one by one). */

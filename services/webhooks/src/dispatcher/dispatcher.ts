@@ -15,7 +15,7 @@ import {
   recordMenuChanges,
   ownerKey,
   recordSucceededDeliveries,
-  replaceAbandonedAttempts,
+  type Acknowledgement,
   setAsideClaimedDeliveries,
   takeFinishedMenuBursts,
   updateWebhookEndpoint,
@@ -23,11 +23,7 @@ import {
 import {
   type Db,
   type Executor,
-  findGrantedPairs,
-  findLapsedRestaurantIds,
   findPublishedItemIds,
-  type GrantPair,
-  grantPairKey,
   insertOutboxEvent,
   menuEtag,
   type OutboxEventRow,
@@ -36,6 +32,7 @@ import { type Logger, newId } from '@partner/http';
 import { EVENTS_SCOPE, Housekeeper } from '../housekeeping/housekeeper.js';
 import type { RetentionPolicy } from '../housekeeping/retention.js';
 import type { OwnerMailer } from './owner-mailer.js';
+import { Signal } from './signal.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import { sendEvent } from './send-event.js';
 import type { WebhookSender } from './sender.js';
@@ -87,12 +84,6 @@ export const DEFAULT_RETENTION: RetentionPolicy = { deliveriesMs: 30 * DAY_MS, o
 const needsGrant = (delivery: ClaimedAttempt): boolean =>
   delivery.endpoint.owner_kind === 'integrator' && !delivery.event.type.startsWith('grant.');
 
-interface Acknowledgement {
-  id: string;
-  responseStatus: number;
-  durationMs: number;
-}
-
 /**
  * Outbox → deliveries → attempts. Each step locks only what it takes (SKIP LOCKED), so several
  * dispatchers share the work without sending one attempt twice; an attempt leased by a dispatcher that
@@ -108,9 +99,10 @@ export class Dispatcher {
   private readonly inFlight = new Map<string, number>();
   /** Successes not yet recorded: they are written together. */
   private acknowledged: Acknowledgement[] = [];
-  /** An attempt finished since the loop last filled slots; `wake` ends the loop's wait for one. */
-  private slotFreed = false;
-  private wake: () => void = () => {};
+  /** Slots freed or deliveries fanned out since the send loop last filled slots (and stop, to end its wait). */
+  private readonly sendable = new Signal();
+  /** Ends the fan-out loop's idle wait on stop. */
+  private readonly fanOutIdle = new Signal();
   private readonly housekeeper: Housekeeper;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -124,101 +116,87 @@ export class Dispatcher {
   }
 
   /**
-   * One round of every step, the housekeeping included (between fan-out and claim, so a release or a
-   * skip is seen by this round's claim), waiting for the attempts it started; for tests and one-off runs.
+   * One round of every step: fan-out, the housekeeping (so a release or a skip is seen by this round's
+   * claim), then the claim, waiting for the attempts it started; for tests and one-off runs.
    */
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
-    const done = await this.round(() => this.housekeeper.run());
+    const now = this.options.now();
+    const fannedOut = await this.fanOutNewEvents(now);
+    await this.housekeeper.run();
+    const attempted = await this.fillSlots(now);
     await this.settle();
-    return done;
+    return { fannedOut, attempted };
   }
 
   /**
-   * Runs rounds until stopped: the next one at once while events arrive, otherwise after `idleMs`;
-   * meanwhile every slot that frees is filled again at once.
+   * Runs until stopped, three loops side by side: fan-out (again at once while events arrive, otherwise
+   * after `idleMs`), sending (free slots filled as soon as an attempt finishes or deliveries are fanned
+   * out, and every `idleMs`), and the housekeeping on its own cadence. Neither waits for the other: a
+   * burst's fan-out never holds up the slots that free meanwhile.
    */
   start(idleMs = 100): void {
     if (this.running) return;
     this.running = true;
     this.housekeeper.start(this.options.housekeepingMs ?? 5_000);
-    this.stopped = (async () => {
-      while (this.running) {
-        try {
-          const { fannedOut } = await this.round();
-          if (fannedOut === 0) await this.fillFreedSlotsFor(idleMs);
-        } catch (err) {
-          this.options.logger.error({ err }, 'dispatcher round failed');
-          await this.nextFreedSlot(idleMs * 10);
-        }
-      }
-      await this.settle();
-    })();
+    this.stopped = Promise.all([this.fanOutLoop(idleMs), this.sendLoop(idleMs)]).then(() => this.settle());
   }
 
   /** Stops taking work, and returns once the attempts in flight have finished and been recorded. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake();
+    this.sendable.notify();
+    this.fanOutIdle.notify();
     await Promise.all([this.stopped, this.housekeeper.stop()]);
   }
 
-  /**
-   * Returns how much it started, so the loop knows whether to go again at once. Every statement of a
-   * round reads an index of the rows still to do (events not fanned out, attempts pending), never the
-   * delivery history; `housekeeping` (a tick's) runs after the fan-out.
-   */
-  private async round(housekeeping?: () => Promise<unknown>): Promise<{ fannedOut: number; attempted: number }> {
-    const now = this.options.now();
-    const fannedOut = (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
-    await housekeeping?.();
-    await replaceAbandonedAttempts(this.options.db, now);
-    await this.recordAcknowledged();
-    const attempted = await this.startDueAttempts(now);
-    return { fannedOut, attempted };
-  }
-
-  /** For `ms`: whenever attempts finish, records them and starts due attempts in the slots they freed. */
-  private async fillFreedSlotsFor(ms: number): Promise<void> {
-    const deadline = Date.now() + ms;
-    for (let left = ms; this.running && left > 0; left = deadline - Date.now()) {
-      if (!(await this.nextFreedSlot(left))) return;
-      await this.recordAcknowledged();
-      await this.startDueAttempts(this.options.now());
+  private async fanOutLoop(idleMs: number): Promise<void> {
+    while (this.running) {
+      let pauseMs = 0;
+      try {
+        if ((await this.fanOutNewEvents(this.options.now())) > 0) this.sendable.notify();
+        else pauseMs = idleMs;
+      } catch (err) {
+        this.options.logger.error({ err }, 'dispatcher fan-out failed');
+        pauseMs = idleMs * 10;
+      }
+      if (pauseMs && this.running) await this.fanOutIdle.wait(pauseMs);
     }
   }
 
-  /** Whether an attempt finished (or finishes within `ms`) since the slots were last filled. */
-  private nextFreedSlot(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const freed = () => {
-        clearTimeout(timer);
-        this.wake = () => {};
-        const was = this.slotFreed;
-        this.slotFreed = false;
-        resolve(was);
-      };
-      const timer = setTimeout(freed, ms);
-      this.wake = freed;
-      if (this.slotFreed) freed();
-    });
+  private async sendLoop(idleMs: number): Promise<void> {
+    while (this.running) {
+      let pauseMs = idleMs;
+      try {
+        await this.fillSlots(this.options.now());
+      } catch (err) {
+        this.options.logger.error({ err }, 'dispatcher claim failed');
+        pauseMs = idleMs * 10;
+      }
+      if (this.running) await this.sendable.wait(pauseMs);
+    }
   }
+
+  /** New outbox events become deliveries, and finished bursts of item changes a menu.updated. */
+  private async fanOutNewEvents(now: Date): Promise<number> {
+    return (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
+  }
+
 
   /** Waits for every attempt in flight and records their successes. */
   private async settle(): Promise<void> {
     await Promise.all([...this.attempts]);
-    await this.recordAcknowledged();
+    if (this.acknowledged.length) await this.recordAcknowledged((batch) => recordSucceededDeliveries(this.options.db, batch));
   }
 
   /**
-   * Successes are recorded together; if this process dies first, the lease runs out and they are sent
-   * again (at-least-once), never lost.
+   * Successes are recorded together (by `write`: on its own, or with a claim); if this process dies
+   * first, the lease runs out and they are sent again (at-least-once), never lost.
    */
-  private async recordAcknowledged(): Promise<void> {
-    if (!this.acknowledged.length) return;
+  private async recordAcknowledged<T>(write: (batch: readonly Acknowledgement[]) => Promise<T>): Promise<T> {
     const batch = this.acknowledged;
     this.acknowledged = [];
     try {
-      await recordSucceededDeliveries(this.options.db, batch);
+      return await write(batch);
     } catch (err) {
       this.acknowledged.push(...batch);
       throw err;
@@ -310,32 +288,35 @@ export class Dispatcher {
   }
 
   /**
-   * Fills the pool's free slots with due attempts, fairly between owners. Receivers get no ordering
-   * promise (spec 6.2: at-least-once, deduplicate on id); every event carries its createdAt.
+   * Records the successes so far and fills the pool's free slots with due attempts, fairly between
+   * owners, in one statement. Receivers get no ordering promise (spec 6.2: at-least-once, deduplicate
+   * on id); every event carries its createdAt.
    */
-  private async startDueAttempts(now: Date): Promise<number> {
+  private async fillSlots(now: Date): Promise<number> {
     const free = (this.options.concurrency ?? 128) - this.attempts.size;
-    if (free <= 0) return 0;
     const claimed = await this.withReach(
-      await claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
-        limit: Math.min(free, this.options.batchSize ?? 500),
-        perOwner: this.options.ownerConcurrency ?? 32,
-        inFlight: this.inFlight,
-      }),
+      await this.recordAcknowledged((acknowledged) =>
+        claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
+          limit: Math.max(0, Math.min(free, this.options.batchSize ?? 500)),
+          perOwner: this.options.ownerConcurrency ?? 32,
+          inFlight: this.inFlight,
+          scope: EVENTS_SCOPE,
+          acknowledged,
+        }),
+      ),
     );
     for (const delivery of claimed) {
       const owner = ownerKey(delivery.endpoint);
       this.inFlight.set(owner, (this.inFlight.get(owner) ?? 0) + 1);
       const running: Promise<void> = this.attempt(delivery)
-        // Not recorded: its lease runs out and replaceAbandonedAttempts sends it again.
+        // Not recorded: its lease runs out and the housekeeping's replaceAbandonedAttempts sends it again.
         .catch((err: unknown) => this.options.logger.error({ err, deliveryId: delivery.id }, 'webhook attempt failed'))
         .finally(() => {
           const left = this.inFlight.get(owner)! - 1;
           if (left) this.inFlight.set(owner, left);
           else this.inFlight.delete(owner);
           this.attempts.delete(running);
-          this.slotFreed = true;
-          this.wake();
+          this.sendable.notify();
         });
       this.attempts.add(running);
     }
@@ -344,27 +325,19 @@ export class Dispatcher {
 
   /**
    * The claimed attempts that may go out now. Reach and lapse are checked here, as each attempt is
-   * claimed, and not only at fan-out or in the housekeeping's sweep: a retry, a released or a resent
-   * delivery goes out long after its event was fanned out, and the sweep runs only every few seconds. An integrator's attempt without an active grant is skipped; a lapsed restaurant's
-   * is held again (released on renewal, expired after 72 h, as at fan-out). Attempts to a disabled or
-   * deleted endpoint go on to `attempt`, which skips them.
+   * claimed (the claim reads both), and not only at fan-out or in the housekeeping's sweep: a retry, a
+   * released or a resent delivery goes out long after its event was fanned out, and the sweep runs
+   * only every few seconds. An integrator's attempt without an active grant is skipped; a lapsed
+   * restaurant's is held again (released on renewal, expired after 72 h, as at fan-out). Attempts to a
+   * disabled or deleted endpoint go on to `attempt`, which skips them.
    */
   private async withReach(claimed: ClaimedAttempt[]): Promise<ClaimedAttempt[]> {
-    const live = claimed.filter((delivery) => !delivery.endpoint.deleted_at && delivery.endpoint.status === 'active');
-    if (live.length === 0) return claimed;
-    const pairOf = (delivery: ClaimedAttempt): GrantPair => ({
-      restaurantId: delivery.event.restaurant_id,
-      integratorOrgId: delivery.endpoint.owner_id,
-    });
-    const [granted, lapsed] = await Promise.all([
-      findGrantedPairs(this.options.db, live.filter(needsGrant).map(pairOf), EVENTS_SCOPE),
-      findLapsedRestaurantIds(this.options.db, [...new Set(live.map((delivery) => delivery.event.restaurant_id))]),
-    ]);
     const skipped: string[] = [];
     const held: string[] = [];
-    for (const delivery of live) {
-      if (needsGrant(delivery) && !granted.has(grantPairKey(pairOf(delivery)))) skipped.push(delivery.id);
-      else if (lapsed.has(delivery.event.restaurant_id)) held.push(delivery.id);
+    for (const delivery of claimed) {
+      if (delivery.endpoint.deleted_at || delivery.endpoint.status !== 'active') continue;
+      if (needsGrant(delivery) && !delivery.reach.granted) skipped.push(delivery.id);
+      else if (delivery.reach.lapsed) held.push(delivery.id);
     }
     await setAsideClaimedDeliveries(this.options.db, skipped, { status: 'skipped', error: GRANT_ENDED });
     await setAsideClaimedDeliveries(this.options.db, held, { status: 'held', error: null });

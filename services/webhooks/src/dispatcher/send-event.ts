@@ -25,6 +25,23 @@ export interface SendEventOptions {
   timeoutMs?: number;
 }
 
+/** Opened secrets per key ring, by endpoint and sealed value: opening (AES-GCM) cost more than signing. */
+const openedSecrets = new WeakMap<SealingKeys, Map<string, string>>();
+const OPENED_SECRETS_MAX = 10_000;
+
+function openSecret(sealing: SealingKeys, endpointId: string, sealed: string): string {
+  let opened = openedSecrets.get(sealing);
+  if (!opened) openedSecrets.set(sealing, (opened = new Map<string, string>()));
+  const key = `${endpointId} ${sealed}`;
+  let secret = opened.get(key);
+  if (secret === undefined) {
+    secret = openEndpointSecret(sealing, endpointId, sealed);
+    if (opened.size >= OPENED_SECRETS_MAX) opened.delete(opened.keys().next().value!);
+    opened.set(key, secret);
+  }
+  return secret;
+}
+
 /**
  * One attempt of one event to one endpoint: the body, signed under the endpoint's scheme with every
  * secret that signs now (the previous one too during a rotation's overlap), sent through the sender's
@@ -38,9 +55,9 @@ export async function sendEvent(
 ): Promise<SendOutcome> {
   const now = options.now();
   const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
-  const secrets = [openEndpointSecret(options.sealing, endpoint.id, endpoint.secret)];
+  const secrets = [openSecret(options.sealing, endpoint.id, endpoint.secret)];
   if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now) {
-    secrets.push(openEndpointSecret(options.sealing, endpoint.id, endpoint.previous_secret));
+    secrets.push(openSecret(options.sealing, endpoint.id, endpoint.previous_secret));
   }
   const signature = signWebhook(endpoint.signature_scheme, { msgId: event.id, timestamp: Math.floor(now.getTime() / 1000), body, secrets });
   return options.sender.send(

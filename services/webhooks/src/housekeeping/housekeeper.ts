@@ -5,8 +5,10 @@ import {
   findAwaitedIntegratorPairs,
   findHeldRestaurantIds,
   releaseHeldDeliveries,
+  replaceAbandonedAttempts,
   skipDeliveriesOfEndedGrants,
 } from '../webhooks.repository.js';
+import { Signal } from '../dispatcher/signal.js';
 import { type Purged, Retention, type RetentionPolicy } from './retention.js';
 
 export interface HousekeeperOptions {
@@ -23,10 +25,11 @@ export const EVENTS_SCOPE = 'menu:read';
 
 /**
  * The dispatcher's slow work, on a cadence of its own instead of every round: held deliveries released
- * on renewal or expired, waiting deliveries of ended grants skipped, and what is past retention deleted.
- * Each statement reads an index of the rows it concerns (the few still waiting, or the oldest finished),
- * never the delivery history. Nothing here decides what is sent: every claim checks reach and lapse
- * again (Dispatcher.withReach), so a slower sweep only delays releases and tidying.
+ * on renewal or expired, waiting deliveries of ended grants skipped, attempts of a dispatcher that died
+ * replaced once their lease has run out, and what is past retention deleted. Each statement reads an
+ * index of the rows it concerns (the few still waiting, or the oldest finished), never the delivery
+ * history. Nothing here decides what is sent: every claim checks reach and lapse again
+ * (Dispatcher.withReach), so a slower sweep only delays releases, replacements and tidying.
  */
 export class Housekeeper {
   private readonly retention: Retention;
@@ -34,7 +37,7 @@ export class Housekeeper {
   /** Set by `stop`: retention ends after its current batch. */
   private halted = false;
   private stopped: Promise<void> | null = null;
-  private wake: () => void = () => {};
+  private readonly stopping = new Signal();
 
   constructor(private readonly options: HousekeeperOptions) {
     this.retention = new Retention(options.db, options.retention);
@@ -46,6 +49,7 @@ export class Housekeeper {
     await this.skipDeliveriesWithoutGrant();
     await this.releaseRenewedRestaurants(now);
     await expireHeldDeliveries(this.options.db, new Date(now.getTime() - this.options.holdMs));
+    await replaceAbandonedAttempts(this.options.db, now);
     return this.retention.purge(now, () => !this.halted);
   }
 
@@ -61,13 +65,7 @@ export class Housekeeper {
         } catch (err) {
           this.options.logger.error({ err }, 'webhook housekeeping failed');
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        if (this.running) await this.stopping.wait(intervalMs);
       }
     })();
   }
@@ -76,7 +74,7 @@ export class Housekeeper {
   async stop(): Promise<void> {
     this.running = false;
     this.halted = true;
-    this.wake();
+    this.stopping.notify();
     await this.stopped;
   }
 

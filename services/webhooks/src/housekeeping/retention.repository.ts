@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '@partner/db';
 
-/** An outbox event's place in the fanned-out index (`outbox_events_fanned_out`). */
-export interface FannedOutPosition {
-  fannedOutAt: Date;
-  seq: number;
-}
-
 /**
  * Up to `limit` finished attempts (succeeded, failed, expired, skipped) created before `before`, oldest
  * first, deleted; the ids of their events. Pending and held attempts are never taken, however old.
@@ -26,36 +20,23 @@ export async function deleteFinishedDeliveries(tx: Executor, before: Date, limit
   return { deleted: rows.length, eventIds: [...new Set(rows.map((row) => row.event_id))] };
 }
 
-/** These events, where fanned out before `before`, locked for deletion (an event a resend holds is passed over). */
-export async function lockFannedOutEvents(tx: Executor, ids: readonly string[], before: Date): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await tx
-    .selectFrom('outbox_events')
-    .select('seq')
-    .where('id', '=', sql<string>`any(${ids}::text[])`)
-    .where('fanned_out_at', '<', before)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+/** These events (by id or by seq), where fanned out before `before`, locked for deletion (one a resend holds is passed over). */
+export async function lockFannedOutEvents(
+  tx: Executor,
+  events: { ids: readonly string[] } | { seqs: readonly number[] },
+  before: Date,
+): Promise<number[]> {
+  const match = 'ids' in events ? sql`id = any(${events.ids}::text[])` : sql`seq = any(${events.seqs}::bigint[])`;
+  const { rows } = await sql<{ seq: number }>`
+    select seq from outbox_events where ${match} and fanned_out_at < ${before}
+    for update skip locked
+  `.execute(tx);
   return rows.map((row) => row.seq);
 }
 
-/** The next `limit` events fanned out before `before`, after `after` in fan-out order, locked for deletion. */
-export async function lockFannedOutEventsAfter(
-  tx: Executor,
-  after: FannedOutPosition | null,
-  before: Date,
-  limit: number,
-): Promise<{ seq: number; fanned_out_at: Date }[]> {
-  const { rows } = await sql<{ seq: number; fanned_out_at: Date }>`
-    select seq, fanned_out_at from outbox_events
-    where fanned_out_at is not null and fanned_out_at < ${before}
-      and (fanned_out_at, seq) > (${after?.fannedOutAt ?? new Date(0)}, ${after?.seq ?? 0})
-    order by fanned_out_at, seq
-    limit ${limit}
-    for update skip locked
-  `.execute(tx);
-  return rows;
+/** The next `limit` events after `afterSeq` in outbox order, with their fan-out time (null: not yet). */
+export async function findEventsAfter(db: Executor, afterSeq: number, limit: number): Promise<{ seq: number; fanned_out_at: Date | null }[]> {
+  return db.selectFrom('outbox_events').select(['seq', 'fanned_out_at']).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
 }
 
 /**

@@ -66,11 +66,12 @@ describe('retention', () => {
   it('deletes fanned-out events past the outbox retention once no delivery refers to them; keeps the others', async () => {
     const { owner, endpoint } = await arrangeRestaurantEndpoint();
     const reachedNoOne = await arrangeEvent(owner.id, ago(2 * DAY_MS));
-    const notFannedOut = await arrangeEvent(owner.id, null, ago(40 * DAY_MS));
-    const fannedOutLately = await arrangeEvent(owner.id, ago(3600_000));
     const stillLogged = await arrangeEvent(owner.id, ago(40 * DAY_MS));
     await arrangeDelivery(database.db, endpoint.id, { createdAt: ago(31 * DAY_MS), eventId: stillLogged });
     await arrangeDelivery(database.db, endpoint.id, { createdAt: ago(DAY_MS), eventId: stillLogged, status: 'failed' });
+    const fannedOutLately = await arrangeEvent(owner.id, ago(3600_000));
+    const notFannedOut = await arrangeEvent(owner.id, null, ago(40 * DAY_MS));
+    const behindIt = await arrangeEvent(owner.id, ago(2 * DAY_MS));
     const retention = new Retention(database.db, { ...POLICY, batchSize: 2 });
 
     await retention.purge(now, always);
@@ -84,7 +85,13 @@ describe('retention', () => {
     expect((await eventIds()).has(stillLogged)).toBe(true);
     await retention.purge(new Date(now.getTime() + 30 * DAY_MS), always);
     expect((await eventIds()).has(stillLogged)).toBe(false);
+    // The walk goes in outbox order and waits at an event not yet fanned out: what follows it waits too.
     expect((await eventIds()).has(notFannedOut)).toBe(true);
+    expect((await eventIds()).has(behindIt)).toBe(true);
+    await sql`update outbox_events set fanned_out_at = ${ago(2 * DAY_MS)} where id = ${notFannedOut}`.execute(database.db);
+    await retention.purge(now, always);
+    expect(await eventIds()).not.toContain(notFannedOut);
+    expect(await eventIds()).not.toContain(behindIt);
   });
 
   it('leaves an event a resend holds (locked to add its delivery) in place', async () => {

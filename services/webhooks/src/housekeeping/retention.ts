@@ -1,11 +1,5 @@
 import type { Db } from '@partner/db';
-import {
-  deleteEventsWithoutDeliveries,
-  deleteFinishedDeliveries,
-  type FannedOutPosition,
-  lockFannedOutEvents,
-  lockFannedOutEventsAfter,
-} from './retention.repository.js';
+import { deleteEventsWithoutDeliveries, deleteFinishedDeliveries, findEventsAfter, lockFannedOutEvents } from './retention.repository.js';
 
 export interface RetentionPolicy {
   /** Finished deliveries (the delivery log) are kept this long; never less than the recovery window. */
@@ -24,12 +18,13 @@ export interface Purged {
 /**
  * Deletes what is past retention, in batches. A finished delivery goes `deliveriesMs` after it was made;
  * its event goes with the last delivery that refers to it. An event no delivery refers to (it reached no
- * endpoint) goes `outboxMs` after its fan-out; those are found by walking the fanned-out events in
- * fan-out order from where the previous walk stopped, so the walk never reads the same events twice
- * (after a restart it starts again from the oldest, once).
+ * endpoint) goes `outboxMs` after its fan-out; those are found by walking the outbox in `seq` order
+ * from where the previous walk stopped, up to the first event not yet fanned out or not old enough, so
+ * the walk never reads the same events twice (after a restart it starts again from the oldest, once).
  */
 export class Retention {
-  private walked: FannedOutPosition | null = null;
+  /** The outbox walk's position: every event up to this seq was looked at. */
+  private walkedSeq = 0;
 
   constructor(
     private readonly db: Db,
@@ -45,7 +40,7 @@ export class Retention {
     for (let full = true; full && going(); ) {
       const batch = await this.db.transaction().execute(async (tx) => {
         const { deleted, eventIds } = await deleteFinishedDeliveries(tx, deliveriesBefore, limit);
-        const events = await deleteEventsWithoutDeliveries(tx, await lockFannedOutEvents(tx, eventIds, eventsBefore));
+        const events = await deleteEventsWithoutDeliveries(tx, await lockFannedOutEvents(tx, { ids: eventIds }, eventsBefore));
         return { deleted, events };
       });
       purged.deliveries += batch.deleted;
@@ -53,18 +48,16 @@ export class Retention {
       full = batch.deleted === limit;
     }
     for (let full = true; full && going(); ) {
-      const batch = await this.db.transaction().execute(async (tx) => {
-        const locked = await lockFannedOutEventsAfter(tx, this.walked, eventsBefore, limit);
-        const events = await deleteEventsWithoutDeliveries(
-          tx,
-          locked.map((row) => row.seq),
-        );
-        return { locked, events };
+      const next = await findEventsAfter(this.db, this.walkedSeq, limit);
+      const old = next.findIndex((event) => event.fanned_out_at === null || event.fanned_out_at >= eventsBefore);
+      const due = old === -1 ? next : next.slice(0, old);
+      if (due.length === 0) break;
+      purged.events += await this.db.transaction().execute(async (tx) => {
+        const seqs = due.map((event) => event.seq);
+        return deleteEventsWithoutDeliveries(tx, await lockFannedOutEvents(tx, { seqs }, eventsBefore));
       });
-      const last = batch.locked.at(-1);
-      if (last) this.walked = { fannedOutAt: last.fanned_out_at, seq: last.seq };
-      purged.events += batch.events;
-      full = batch.locked.length === limit;
+      this.walkedSeq = due.at(-1)!.seq;
+      full = due.length === limit;
     }
     return purged;
   }
