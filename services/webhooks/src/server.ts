@@ -1,4 +1,5 @@
-import { type StartedService, startWith } from '@partner/http';
+import { createDb } from '@partner/db';
+import { describeFault, type StartedService, startWith } from '@partner/http';
 import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -16,8 +17,20 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
   await resealEndpointSecrets(deps.db, deps.sealing, deps.logger);
   const app = createApp(deps);
   const mailer = config.smtpUrl ? new OwnerMailer(config.smtpUrl, config.notifyFrom, deps.logger) : undefined;
+  // The dispatcher's own pool commits asynchronously: a write of its that a Postgres crash undoes only
+  // makes an attempt go again (at-least-once holds, docs/decisions.md). The API's writes (endpoints,
+  // resends, recoveries) stay synchronous on deps.db.
+  const dispatcherDb = config.dispatcherEnabled
+    ? createDb({
+        url: config.databaseUrl,
+        applicationName: 'webhooks-dispatcher',
+        synchronousCommit: false,
+        deadlines: config.dbDeadlines,
+        onIdleError: (err) => deps.faults?.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),
+      })
+    : deps.db;
   const dispatcher = new Dispatcher({
-    db: deps.db,
+    db: dispatcherDb,
     logger: deps.logger,
     sender: deps.sender,
     sealing: deps.sealing,
@@ -39,6 +52,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
       logger: deps.logger,
       closeDeps: async () => {
         await dispatcher.stop();
+        if (dispatcherDb !== deps.db) await dispatcherDb.destroy();
         mailer?.close();
         await closeDeps();
       },
