@@ -39,25 +39,29 @@ export class MenuIndexBuilder {
   private readonly itemWeights: number[] = [];
 
   add(entry: MenuEntry): void {
-    const weights = new Map<number, number>();
-    const addText = (text: string, weight: number) => {
-      for (const token of tokenize(text)) {
-        let id = this.vocabulary.get(token);
-        if (id === undefined) this.vocabulary.set(token, (id = this.vocabulary.size));
-        weights.set(id, (weights.get(id) ?? 0) + weight);
-      }
-    };
-    addText(entry.name, WEIGHTS.name);
-    addText([...entry.dietaryTags, ...entry.allergens].join(' '), WEIGHTS.tags);
-    addText(entry.description ?? '', WEIGHTS.description);
-    for (const [id, weight] of weights) {
-      this.itemTokens.push(id);
-      this.itemWeights.push(weight);
-    }
+    const start = this.itemTokens.length;
+    this.addText(start, entry.name, WEIGHTS.name);
+    this.addText(start, [...entry.dietaryTags, ...entry.allergens].join(' '), WEIGHTS.tags);
+    this.addText(start, entry.description ?? '', WEIGHTS.description);
     this.itemOffsets.push(this.itemTokens.length);
     this.ids.push(entry.id);
     this.entries.write(encodeEntry(entry));
     this.entryOffsets.push(this.entries.length);
+  }
+
+  /** Adds the text's tokens to the dish whose pairs begin at `start`: a dish has a few distinct tokens, a scan beats a Map. */
+  private addText(start: number, text: string, weight: number): void {
+    for (const token of tokenize(text)) {
+      let id = this.vocabulary.get(token);
+      if (id === undefined) this.vocabulary.set(token, (id = this.vocabulary.size));
+      const at = this.itemTokens.indexOf(id, start);
+      if (at < 0) {
+        this.itemTokens.push(id);
+        this.itemWeights.push(weight);
+      } else {
+        this.itemWeights[at]! += weight;
+      }
+    }
   }
 
   finish(etag: string): MenuIndexData {

@@ -15,9 +15,9 @@ export interface MenuEntry {
 
 /** Lower case ASCII words of two characters or more: a question's and a dish's words alike. */
 export function tokenize(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Printable ASCII decomposes to itself: most menu text skips the decomposition.
+  const folded = /[^ -~]/.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
+  return folded
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((token) => token.length > 1);
