@@ -14,4 +14,16 @@ describe('concierge configuration', () => {
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/REDIS_URL[\s\S]*CONCIERGE_MAX_OUTPUT_TOKENS[\s\S]*OPENAI_API_KEY: is required when OPENAI_BASE_URL is set/);
   });
+
+  it('bounds the menu index cache in bytes and the index builds in threads', () => {
+    const base = { DATABASE_URL: 'postgres://127.0.0.1/partner', REDIS_URL: 'redis://127.0.0.1', INTERNAL_JWT_PUBLIC_KEY: 'pem' };
+    expect(loadConciergeConfig(base).menuIndex).toEqual({ maxBytes: 512 * 1024 * 1024, buildThreads: 1 });
+    expect(loadConciergeConfig({ ...base, CONCIERGE_INDEX_CACHE_MB: '64', CONCIERGE_INDEX_BUILD_THREADS: '2' }).menuIndex).toEqual({
+      maxBytes: 64 * 1024 * 1024,
+      buildThreads: 2,
+    });
+    expect(() => loadConciergeConfig({ ...base, CONCIERGE_INDEX_CACHE_MB: '0', CONCIERGE_INDEX_BUILD_THREADS: 'many' })).toThrow(
+      /CONCIERGE_INDEX_CACHE_MB[\s\S]*CONCIERGE_INDEX_BUILD_THREADS/,
+    );
+  });
 });
