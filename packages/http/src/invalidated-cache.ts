@@ -34,6 +34,11 @@ export class InvalidatedCache<V extends object> {
     });
   }
 
+  /** The cached value, if any: a hit answers without a promise (the hot path's common case). */
+  peek(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
   get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const cached = this.entries.get(key);
     if (cached !== undefined) return Promise.resolve(cached);

@@ -38,7 +38,8 @@ export async function authenticate(
   }
   const parsed = parseApiKey(token);
   if (!parsed) throw new AppError('invalid_api_key', INVALID);
-  const record = await cache.lookup(hashApiKey(token), beforeQuery);
+  const keyHash = hashApiKey(token);
+  const record = cache.cached(keyHash) ?? (await cache.lookup(keyHash, beforeQuery));
   if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now)) {
     throw new AppError('invalid_api_key', INVALID);
   }

@@ -70,6 +70,11 @@ export class KeyCache {
     });
   }
 
+  /** The key behind this hash if it is cached; `lookup` otherwise. */
+  cached(keyHash: string): AuthenticatedKey | undefined {
+    return this.known.peek(keyHash);
+  }
+
   /** `beforeQuery` runs only when the lookup must go to the database (it may refuse by throwing). */
   async lookup(keyHash: string, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey | undefined> {
     if (this.unknown.has(keyHash)) return undefined;
