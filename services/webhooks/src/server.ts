@@ -26,7 +26,8 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
         applicationName: 'webhooks-dispatcher',
         synchronousCommit: false,
         deadlines: config.dbDeadlines,
-        onIdleError: (err) => deps.faults?.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),
+        onIdleError: (err) =>
+          deps.faults?.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),
       })
     : deps.db;
   const dispatcher = new Dispatcher({

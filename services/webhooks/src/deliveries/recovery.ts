@@ -94,7 +94,9 @@ export async function recoverDeliveries(
     taken.map((event) => event.event_id),
   );
   const lapsed = await findLapsedRestaurantIds(tx, [...new Set(taken.map((event) => event.restaurant_id))]);
-  const rows = taken.filter((event) => retained.has(event.event_id)).map((event) => sendAgain(event, endpoint.id, { held: lapsed.has(event.restaurant_id), now }));
+  const rows = taken
+    .filter((event) => retained.has(event.event_id))
+    .map((event) => sendAgain(event, endpoint.id, { held: lapsed.has(event.restaurant_id), now }));
   await insertDeliveries(tx, rows);
   return {
     endpointId: endpoint.id,

@@ -20,14 +20,7 @@ import {
   takeFinishedMenuBursts,
   updateWebhookEndpoint,
 } from '../webhooks.repository.js';
-import {
-  type Db,
-  type Executor,
-  findPublishedItemIds,
-  insertOutboxEvent,
-  menuEtag,
-  type OutboxEventRow,
-} from '@partner/db';
+import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
 import { type Logger, newId } from '@partner/http';
 import { EVENTS_SCOPE, Housekeeper } from '../housekeeping/housekeeper.js';
 import type { RetentionPolicy } from '../housekeeping/retention.js';
@@ -180,7 +173,6 @@ export class Dispatcher {
   private async fanOutNewEvents(now: Date): Promise<number> {
     return (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
   }
-
 
   /** Waits for every attempt in flight and records their successes. */
   private async settle(): Promise<void> {

@@ -5,7 +5,11 @@ import type { Executor } from '@partner/db';
  * Up to `limit` finished attempts (succeeded, failed, expired, skipped) created before `before`, oldest
  * first, deleted; the ids of their events. Pending and held attempts are never taken, however old.
  */
-export async function deleteFinishedDeliveries(tx: Executor, before: Date, limit: number): Promise<{ deleted: number; eventIds: string[] }> {
+export async function deleteFinishedDeliveries(
+  tx: Executor,
+  before: Date,
+  limit: number,
+): Promise<{ deleted: number; eventIds: string[] }> {
   const { rows } = await sql<{ event_id: string }>`
     with doomed as (
       select id from webhook_deliveries
@@ -35,7 +39,11 @@ export async function lockFannedOutEvents(
 }
 
 /** The next `limit` events after `afterSeq` in outbox order, with their fan-out time (null: not yet). */
-export async function findEventsAfter(db: Executor, afterSeq: number, limit: number): Promise<{ seq: number; fanned_out_at: Date | null }[]> {
+export async function findEventsAfter(
+  db: Executor,
+  afterSeq: number,
+  limit: number,
+): Promise<{ seq: number; fanned_out_at: Date | null }[]> {
   return db.selectFrom('outbox_events').select(['seq', 'fanned_out_at']).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
 }
 

@@ -37,7 +37,7 @@ export class Retention {
     const deliveriesBefore = new Date(now.getTime() - this.policy.deliveriesMs);
     const eventsBefore = new Date(now.getTime() - this.policy.outboxMs);
     const purged: Purged = { deliveries: 0, events: 0 };
-    for (let full = true; full && going(); ) {
+    for (let full = true; full && going();) {
       const batch = await this.db.transaction().execute(async (tx) => {
         const { deleted, eventIds } = await deleteFinishedDeliveries(tx, deliveriesBefore, limit);
         const events = await deleteEventsWithoutDeliveries(tx, await lockFannedOutEvents(tx, { ids: eventIds }, eventsBefore));
@@ -47,7 +47,7 @@ export class Retention {
       purged.events += batch.events;
       full = batch.deleted === limit;
     }
-    for (let full = true; full && going(); ) {
+    for (let full = true; full && going();) {
       const next = await findEventsAfter(this.db, this.walkedSeq, limit);
       const old = next.findIndex((event) => event.fanned_out_at === null || event.fanned_out_at >= eventsBefore);
       const due = old === -1 ? next : next.slice(0, old);
