@@ -184,7 +184,7 @@ const addedDuringBuild = median(duringBuild) - median(afterBuild);
 const addedBySize = median(largeWarm) - median(smallWarm);
 reportMeasures(`Concierge, ${TURNS} sequential turns through the gateway against a zero-latency model server`, [
   {
-    measure: 'concierge: first delta through the gateway',
+    measure: 'first delta through the gateway',
     figure: `${pair(firstDelta)} (meta ${pair(meta)})`,
     baseline: `model server called directly: first token ${pair(upstreamFirst)}`,
     ratio: signed(added),
@@ -192,7 +192,7 @@ reportMeasures(`Concierge, ${TURNS} sequential turns through the gateway against
     met: added <= 5,
   },
   {
-    measure: `concierge: first delta while another restaurant's ${LARGE_MENU.toLocaleString('en-US')}-dish index builds`,
+    measure: `first delta while another restaurant's ${LARGE_MENU.toLocaleString('en-US')}-dish index builds`,
     figure: `${pair(duringBuild)}, max ${ms(Math.max(...duringBuild))} (${duringBuild.length} turns)`,
     baseline: `the same turns after it: ${pair(afterBuild)}`,
     ratio: `${signed(addedDuringBuild)} at p50`,
@@ -201,7 +201,7 @@ reportMeasures(`Concierge, ${TURNS} sequential turns through the gateway against
     met: Math.max(...duringBuild) <= 500,
   },
   {
-    measure: `concierge: first delta at ${LARGE_MENU.toLocaleString('en-US')} dishes, index cold (built) and warm`,
+    measure: `first delta at ${LARGE_MENU.toLocaleString('en-US')} dishes, index cold (built) and warm`,
     figure: `cold ${ms(largeFirstDelta!)}; warm ${pair(largeWarm)}`,
     baseline: `1,000 dishes, warm, turn about: ${pair(smallWarm)}`,
     ratio: `warm ${signed(addedBySize)}`,
@@ -209,7 +209,7 @@ reportMeasures(`Concierge, ${TURNS} sequential turns through the gateway against
     met: addedBySize <= 5,
   },
   {
-    measure: 'concierge: retrieval over 1,000 items, in process',
+    measure: 'retrieval over 1,000 items, in process',
     figure: pair(searches),
     target: '≤ 5 ms at p50',
     met: median(searches) <= 5,
