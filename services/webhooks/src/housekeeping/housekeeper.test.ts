@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
 import { Dispatcher } from '../dispatcher/dispatcher.js';
+import { Housekeeper } from './housekeeper.js';
 import { WebhookSender } from '../dispatcher/sender.js';
+import { seedDeliveredHistory } from '../testing/history.js';
 import { startReceiver } from '../testing/receiver.js';
 import { arrangeDelivery, arrangeEndpoint, arrangeOwner, emitItemUpdated, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
 
@@ -62,5 +64,31 @@ describe('the running dispatcher', () => {
       await sender.close();
       await receiver.close();
     }
+  });
+});
+
+describe('the housekeeping', () => {
+  it('deletes at most 20 batches a pass, so a long backlog of history never holds up releases and expiries', async () => {
+    const { owner } = await arrangeOwner(database.db);
+    const endpoint = await arrangeEndpoint(database.db, owner);
+    const DAY_MS = 24 * 3600_000;
+    const now = new Date();
+    const since = new Date(now.getTime() - 40 * DAY_MS);
+    await seedDeliveredHistory(database.db, {
+      endpointId: endpoint.id,
+      restaurantId: owner.id,
+      count: 25,
+      since,
+      until: new Date(now.getTime() - 35 * DAY_MS),
+    });
+    const housekeeper = new Housekeeper({
+      db: database.db,
+      logger: silentLogger(),
+      now: () => now,
+      holdMs: 72 * 3600_000,
+      retention: { deliveriesMs: 30 * DAY_MS, outboxMs: DAY_MS, batchSize: 1 },
+    });
+    expect((await housekeeper.run()).deliveries).toBe(20);
+    expect((await housekeeper.run()).deliveries).toBe(5);
   });
 });

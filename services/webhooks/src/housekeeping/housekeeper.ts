@@ -20,6 +20,8 @@ export interface HousekeeperOptions {
   retention: RetentionPolicy;
 }
 
+const RETENTION_BATCHES_PER_PASS = 20;
+
 /** The scope an integrator's grant needs for a restaurant's events to reach its endpoints. */
 export const EVENTS_SCOPE = 'menu:read';
 
@@ -43,14 +45,18 @@ export class Housekeeper {
     this.retention = new Retention(options.db, options.retention);
   }
 
-  /** One pass of every chore; retention runs until it has caught up (or the housekeeper stops). */
+  /**
+   * One pass of every chore. Retention deletes at most `RETENTION_BATCHES_PER_PASS` batches a pass (a
+   * first run over years of history takes many passes), so releases and expiries keep their cadence.
+   */
   async run(): Promise<Purged> {
     const now = this.options.now();
     await this.skipDeliveriesWithoutGrant();
     await this.releaseRenewedRestaurants(now);
     await expireHeldDeliveries(this.options.db, new Date(now.getTime() - this.options.holdMs));
     await replaceAbandonedAttempts(this.options.db, now);
-    return this.retention.purge(now, () => !this.halted);
+    let batches = 0;
+    return this.retention.purge(now, () => !this.halted && batches++ < RETENTION_BATCHES_PER_PASS);
   }
 
   /** Runs a pass every `intervalMs` until stopped (the first at once). */
