@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITOR_HEADER } from '@partner/auth';
-import { AppError } from '@partner/contracts';
+import { AppError, type TEnvironment } from '@partner/contracts';
 import { answerError, type FaultLog, type Logger, newRequestId, type RequestFacts, sendJson, watchDeadline } from '@partner/http';
 import { authenticate, bearerToken, claimedEnvironment } from './auth/authenticate.js';
 import type { AuthenticatedKey, KeyCache } from './auth/key-cache.js';
@@ -50,8 +50,9 @@ interface EdgeRequest {
   method: string;
   path: string;
   requestId: string;
-  /** The Authorization header's bearer token, parsed once. */
+  /** The Authorization header's bearer token, parsed once, and the environment its prefix claims. */
   token: string | null;
+  claimed: TEnvironment;
 }
 
 /**
@@ -96,8 +97,8 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
 
   const serveKeyed = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
     const { req, res, method, path } = edge;
-    const key = await authenticate(req, edge.token, deps.keyCache, deps.now(), chargeClient(req));
-    res.setHeader('X-Service-Environment', key.environment);
+    const key = await authenticate(req, edge.token, deps.keyCache, deps.now, chargeClient(req));
+    if (key.environment !== edge.claimed) res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
     res.setHeader('X-RateLimit-Limit', String(decision.limit));
@@ -153,10 +154,11 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     // Outside /v1/partner/, only the public routes are the edge's; the app answers the rest.
     if (!keyed && !(match.kind === 'found' && match.route.access.kind === 'public')) return false;
 
-    const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId(), token: bearerToken(req) };
+    const token = bearerToken(req);
+    const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId(), token, claimed: claimedEnvironment(token) };
     res.setHeader('X-Request-Id', edge.requestId);
     // Every answer says which environment it belongs to; a refused key's prefix still tells.
-    res.setHeader('X-Service-Environment', claimedEnvironment(edge.token));
+    res.setHeader('X-Service-Environment', edge.claimed);
     const facts: RequestFacts = { method, path, requestId: edge.requestId, log: () => deps.logger.child({ requestId: edge.requestId }) };
     watchDeadline(req, res, facts, { ms: deps.requestDeadlineMs, faults: deps.faults });
     serve(edge, match, atPath.embed).catch((err: unknown) => answerError(err, facts, res, deps.faults));

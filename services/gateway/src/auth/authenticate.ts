@@ -29,18 +29,17 @@ export async function authenticate(
   req: IncomingMessage,
   token: string | null,
   cache: KeyCache,
-  now: Date,
+  now: () => Date,
   beforeQuery?: () => Promise<void>,
 ): Promise<AuthenticatedKey> {
   if (!token) {
     const header = req.headers.authorization;
     throw new AppError('invalid_api_key', header ? `Malformed Authorization header. ${SEND_A_KEY}` : `No API key provided. ${SEND_A_KEY}`);
   }
-  const parsed = parseApiKey(token);
-  if (!parsed) throw new AppError('invalid_api_key', INVALID);
+  if (!parseApiKey(token)) throw new AppError('invalid_api_key', INVALID);
   const keyHash = hashApiKey(token);
   const record = cache.cached(keyHash) ?? (await cache.lookup(keyHash, beforeQuery));
-  if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now)) {
+  if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now())) {
     throw new AppError('invalid_api_key', INVALID);
   }
   return record;
