@@ -178,7 +178,13 @@ interface Timed {
  * `connections` clients, each sending the request again as soon as its answer has been read whole, for
  * `seconds`; every answer must have `status`. (autocannon counts a 304 as an error.)
  */
-async function timeRequests(url: string, headers: Record<string, string>, status: number, connections: number, seconds: number): Promise<Timed> {
+async function timeRequests(
+  url: string,
+  headers: Record<string, string>,
+  status: number,
+  connections: number,
+  seconds: number,
+): Promise<Timed> {
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
   const client = async () => {

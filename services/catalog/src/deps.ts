@@ -1,4 +1,5 @@
 import { AssetSigner, LocalDirectoryStorage, type AssetStorage } from '@partner/assets';
+import type { RestaurantRow } from '@partner/db';
 import { UsageMeter } from '@partner/entitlements';
 import {
   accessInvalidations,
@@ -13,6 +14,7 @@ import {
 import { HmacKey, ViewTokens } from '@partner/signing';
 import type { CatalogConfig } from './config.js';
 import { ItemAccessCache } from './items/item-access-cache.js';
+import { CoalescedReads } from './menu/coalesced-reads.js';
 import { buildMenu } from './menu/menu-build.js';
 import { MenuCache } from './menu/menu-cache.js';
 import { MenuPageCache } from './menu-page/menu-page-cache.js';
@@ -26,6 +28,8 @@ export interface CatalogDeps extends ServiceDeps {
   itemAccess: ItemAccessCache;
   menuPages: MenuPageCache;
   menus: MenuCache;
+  /** The menu route's access check, one read at a time per owner and restaurant. */
+  menuAccess: CoalescedReads<RestaurantRow>;
   /** Past this many published items the menu answers menu_too_large. */
   menuMaxItems: number;
   storage: AssetStorage;
@@ -65,6 +69,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       itemAccess,
       menuPages,
       menus: new MenuCache({ maxBytes: config.menuCacheMaxBytes, build: (restaurantId, out) => buildMenu(deps.db, restaurantId, out) }),
+      menuAccess: new CoalescedReads(),
       menuMaxItems: config.menuMaxItems,
       signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
       storage: new LocalDirectoryStorage(config.assetStorageDir),

@@ -60,7 +60,10 @@ describe('the menu, built once per version', () => {
     // Byte for byte what res.json of the parsed menu would send.
     expect(JSON.stringify(JSON.parse(cached.text))).toBe(cached.text);
 
-    const menu = cached.body.data as { sections: { id: string; items: { id: string; sectionId: string }[] }[]; unsectionedItems: { id: string }[] };
+    const menu = cached.body.data as {
+      sections: { id: string; items: { id: string; sectionId: string }[] }[];
+      unsectionedItems: { id: string }[];
+    };
     const inOrder = async (sectionId: string | null) =>
       (
         await h.deps.db

@@ -64,7 +64,10 @@ export async function buildMenu(db: Db, restaurantId: string, out: MenuBuildOutp
       }
       write('],"unsectionedItems":[');
       await writeItems(null);
-      const updatedAt = restaurant.menu_updated_at && restaurant.menu_updated_at > restaurant.updated_at ? restaurant.menu_updated_at : restaurant.updated_at;
+      const updatedAt =
+        restaurant.menu_updated_at && restaurant.menu_updated_at > restaurant.updated_at
+          ? restaurant.menu_updated_at
+          : restaurant.updated_at;
       write(`],"updatedAt":${JSON.stringify(iso(updatedAt))}}}`);
       flush();
     });

@@ -18,8 +18,9 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
 
 /**
  * The published menu with a strong ETag (spec 4.3). The ETag comes from the restaurant's row, which
- * the access check reads anyway: an unchanged menu answers 304 without reading an item, and costs no
- * quota. A changed one is built once per version and served from bytes after that (MenuCache).
+ * the access check reads anyway (one read for concurrent requests of one owner, CoalescedReads): an
+ * unchanged menu answers 304 without reading an item, and costs no quota. A changed one is built once
+ * per version and served from bytes after that (MenuCache).
  */
 export async function getMenu(
   deps: CatalogDeps,
@@ -27,7 +28,10 @@ export async function getMenu(
   restaurantId: string,
   ifNoneMatch: string | undefined,
 ): Promise<MenuAnswer> {
-  const restaurant = await requireRestaurantAccess(deps.db, principal, restaurantId, 'menu:read');
+  const { owner } = principal;
+  const restaurant = await deps.menuAccess.read(`${owner.kind}:${owner.id}:${restaurantId}`, () =>
+    requireRestaurantAccess(deps.db, principal, restaurantId, 'menu:read'),
+  );
   const etag = menuEtagOf(restaurant);
   if (matchesIfNoneMatch(ifNoneMatch, etag)) return { notModified: true, etag };
   if (restaurant.menu_item_count > deps.menuMaxItems) {

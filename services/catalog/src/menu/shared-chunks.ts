@@ -25,7 +25,7 @@ export class SharedChunks {
   }
 
   async *read(): AsyncGenerator<Buffer> {
-    for (let next = 0; ; ) {
+    for (let next = 0; ;) {
       if (next < this.chunks.length) yield this.chunks[next++]!;
       else if (this.failure) throw this.failure;
       else if (this.ended) return;

@@ -20,6 +20,7 @@ import { expectError, internalCaller, keyPrincipalFor, testRedisUrl, useRedisPre
 import { createApp } from '../app.js';
 import { VIEW_TOKEN_LIFETIME_MS, type CatalogDeps } from '../deps.js';
 import { ItemAccessCache } from '../items/item-access-cache.js';
+import { CoalescedReads } from '../menu/coalesced-reads.js';
 import { buildMenu } from '../menu/menu-build.js';
 import { MenuCache } from '../menu/menu-cache.js';
 import { MenuPageCache } from '../menu-page/menu-page-cache.js';
@@ -95,6 +96,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     itemAccess,
     menuPages,
     menus: new MenuCache({ maxBytes: 16 * 1024 * 1024, build: (restaurantId, out) => buildMenu(database.db, restaurantId, out) }),
+    menuAccess: new CoalescedReads(),
     menuMaxItems: 25_000,
     signer: new AssetSigner({
       secret: 'catalog-test-asset-signing-secret-0123456789',
