@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { keyPrincipalFor, seedItems } from '@partner/testing';
+import { createDb } from '@partner/db';
+import { freePort, keyPrincipalFor, seedItems } from '@partner/testing';
 import { createApp } from '../app.js';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
 import { apiRequestsUsed, seedRestaurant, seedSection, touchItem } from '../testing/factories.js';
@@ -168,5 +169,27 @@ describe('the menu, built once per version', () => {
     held.resolve();
     await slow;
     expect(await etagNow()).not.toBe(afterFast);
+  });
+
+  it('answers a build whose database refuses with 503 and Retry-After, keeps nothing, and builds afresh next time', async () => {
+    const { restaurant, key } = await seedBigMenu();
+    const closed = createDb({
+      url: `postgres://postgres@127.0.0.1:${await freePort()}/closed`,
+      deadlines: { connectTimeoutMs: 300, statementTimeoutMs: 500, idleInTransactionTimeoutMs: 2000 },
+    });
+    let refuse = true;
+    const menus = new MenuCache({ maxBytes: 16 * 1024 * 1024, build: (id, out) => buildMenu(refuse ? closed : h.deps.db, id, out) });
+    const app = createApp({ ...h.deps, menus });
+    const get = () => request(app).get(menuPath(restaurant.id)).set(h.caller.headers(key));
+    try {
+      const refused = await get();
+      expectError(refused, 503, 'service_unavailable');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      refuse = false;
+      const served = await get().expect(200);
+      expect(served.text).toBe((await freshBuild(restaurant.id)).body.toString());
+    } finally {
+      await closed.destroy();
+    }
   });
 });
