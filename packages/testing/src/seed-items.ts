@@ -16,7 +16,8 @@ export const SEEDED_MODEL_HASH = 'a'.repeat(64);
  * `count` published dishes of one restaurant for benchmarks and scale tests, written by one
  * `insert ... select generate_series` statement per batch. Item n (1-based) is `idOf(n)`, named
  * `Dish number <n>`, with a description, tags, allergens and a ready model; `updated_at` steps one
- * millisecond per item and the last one is stamped now, so a full sync meets them in order of n.
+ * millisecond per item and the last one is stamped now, so a full sync meets them in order of n. Ids
+ * and slugs are unique to the call: a restaurant may be seeded again to grow its menu.
  */
 export async function seedItems(
   db: Executor,
@@ -36,7 +37,7 @@ export async function seedItems(
                          model_status, model_updated_at, model_glb_key, model_usdz_key, model_thumbnail_key, created_at, updated_at)
       select ${`itm_${tag}`} || lpad(n::text, 12, '0'), ${restaurantId},
              (${sections}::text[])[1 + n % greatest(cardinality(${sections}::text[]), 1)],
-             'dish-' || n, 'Dish number ' || n, 'A generous plate of something good, number ' || n, 500 + n % 5000, 'published',
+             ${`dish-${tag.toLowerCase()}-`} || n, 'Dish number ' || n, 'A generous plate of something good, number ' || n, 500 + n % 5000, 'published',
              array['vegetarian'], array['milk', 'gluten'],
              'ready', stamp, ${`${SEEDED_MODEL_HASH}.glb`}, ${`${SEEDED_MODEL_HASH}.usdz`}, ${`${SEEDED_MODEL_HASH}.png`}, stamp, stamp
       from generate_series(${from}::int, ${to}::int) as n,
