@@ -36,6 +36,8 @@ describe('migrateToLatest', () => {
       '2026-11-29-gateway-daily-counts',
       '2026-11-30-webhook-signature-scheme',
       '2026-12-01-webhook-waiting-indexes',
+      '2026-12-02-menu-version',
+      '2026-12-03-webhook-retention',
     ]);
 
     const again = await migrateToLatest(first);
