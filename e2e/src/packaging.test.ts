@@ -63,10 +63,13 @@ async function installPackedPackages(scratch: string): Promise<string> {
   await copyFile(join(consumer, 'tsconfig.json'), join(app, 'tsconfig.json'));
   // npm's cache serves what it fetched before: after the first run nothing is downloaded.
   const versions = [`zod@${versionOf('zod')}`, `typescript@${versionOf('typescript')}`];
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...versions], {
-    cwd: app,
-    env: userEnv(),
-  });
+  const install = () =>
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...versions], {
+      cwd: app,
+      env: userEnv(),
+    });
+  // The registry is outside our system: one failed fetch (seen once in CI as an ERESOLVE on `zod@undefined`) gets one retry.
+  await install().catch(install);
   return app;
 }
 
