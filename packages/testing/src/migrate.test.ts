@@ -38,6 +38,7 @@ describe('migrateToLatest', () => {
       '2026-12-01-webhook-waiting-indexes',
       '2026-12-02-menu-version',
       '2026-12-03-webhook-retention',
+      '2026-12-04-webhook-lease-hot',
     ]);
 
     const again = await migrateToLatest(first);

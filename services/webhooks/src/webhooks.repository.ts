@@ -346,16 +346,17 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
       ) d
     ), picked as (
       -- The order is settled first (an array: the lock never drives the plan), then the rows are locked
-      -- with the conditions checked again: one another dispatcher claimed meanwhile is passed over.
-      select d.id from webhook_deliveries d
+      -- by primary key, and the conditions checked on what the lock returns (the row as it is now): one
+      -- another dispatcher claimed meanwhile is passed over. (Checked on webhook_deliveries itself, they
+      -- let the planner read every pending row through webhook_deliveries_endpoint_due: O(backlog).)
+      select d.id, d.status, d.claimed_until from webhook_deliveries d
       where d.id = any(array(
           select id from due where turn <= ${shape.perOwner} order by turn, next_attempt_at, id limit ${shape.limit}
         ))
-        and d.status = 'pending' and d.claimed_until is null
       for update of d skip locked
     ), leased as (
       update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
-      from picked where d.id = picked.id
+      from picked where d.id = picked.id and picked.status = 'pending' and picked.claimed_until is null
       returning d.*
     )
     select leased.*,
