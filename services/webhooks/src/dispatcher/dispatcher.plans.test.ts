@@ -1,4 +1,4 @@
-import { CompiledQuery, type RootOperationNode } from 'kysely';
+import { CompiledQuery, type RootOperationNode, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateRestaurant, useTestDatabase } from '@partner/testing';
 import { seedDeliveredHistory } from '../testing/history.js';
@@ -11,6 +11,7 @@ import {
   emitItemUpdated,
   testDispatcher,
 } from '../testing/webhook-fixtures.js';
+import { claimDueDeliveries } from '../webhooks.repository.js';
 import { WebhookSender } from './sender.js';
 
 // Cost that grows with the delivery history stalls the dispatcher as the platform ages (issue 17): at
@@ -29,6 +30,10 @@ afterAll(() => database.drop());
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 
@@ -36,6 +41,13 @@ interface PlanNode {
 function scannedTables(node: PlanNode): string[] {
   const own = node['Node Type'] === 'Seq Scan' ? [node['Relation Name']!] : [];
   return [...own, ...(node.Plans ?? []).flatMap(scannedTables)];
+}
+
+/** Rows a plan (run with ANALYZE) read from webhook_deliveries and its indexes, node by node. */
+function deliveryRowsRead(node: PlanNode): number {
+  const reads = node['Relation Name'] === 'webhook_deliveries' || node['Index Name']?.startsWith('webhook_deliveries');
+  const own = reads ? ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1) : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + deliveryRowsRead(child), 0);
 }
 
 describe('every statement of a dispatcher tick, beside 200,000 delivered rows', () => {
@@ -84,5 +96,35 @@ describe('every statement of a dispatcher tick, beside 200,000 delivered rows', 
       await sender.close();
       await receiver.close();
     }
+  });
+});
+
+describe('a claim during a burst', () => {
+  it('reads the attempts it takes, not every pending one', { timeout: 60_000 }, async () => {
+    const { owner } = await arrangeOwner(database.db);
+    const endpoint = await arrangeEndpoint(database.db, owner);
+    // Statistics gathered before the burst, when nothing was pending, as autovacuum leaves them.
+    await seedDeliveredHistory(database.db, { endpointId: endpoint.id, restaurantId: owner.id, count: 20_000 });
+    const eventId = await emitItemUpdated(database.db, owner);
+    await sql`
+      insert into webhook_deliveries (id, event_id, event_type, endpoint_id, attempt, status, next_attempt_at)
+      select 'whd_burst' || g, ${eventId}, 'item.updated', ${endpoint.id}, 1, 'pending', now() - interval '1 second'
+      from generate_series(1, 20000) g
+    `.execute(database.db);
+
+    let claim: RootOperationNode | undefined;
+    const watched = database.db.withPlugin({
+      transformQuery: ({ node }) => (claim = node),
+      transformResult: ({ result }) => Promise.resolve(result),
+    });
+    const shape = { limit: 10, perOwner: 32, inFlight: new Map<string, number>(), scope: 'menu:read' };
+    expect(await claimDueDeliveries(watched, new Date(), 60_000, shape)).toHaveLength(10);
+
+    const query = database.db.getExecutor().compileQuery(claim!, { queryId: 'claim' });
+    const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      CompiledQuery.raw(`explain (analyze, format json) ${query.sql}`, [...query.parameters]),
+    );
+    // Each step reads at most an owner's turn of rows (32, and the 10 leased before them): never the 20,000.
+    expect(deliveryRowsRead(rows[0]!['QUERY PLAN'][0].Plan)).toBeLessThan(500);
   });
 });
