@@ -1,21 +1,24 @@
 import type { Router } from 'express';
-import { keyPrincipal, parseWith } from '@partner/http';
+import { keyPrincipal, parseWith, sendJson } from '@partner/http';
 import { ZAssetUrlsRequest, ZEmbedItemQuery, ZItemListQuery } from '@partner/contracts';
 import type { CatalogDeps } from '../deps.js';
 import { getEmbedItem, getItemDetail, listItems, refreshAssetUrls } from './items.service.js';
 
+// Reads answer with sendJson: one write of the string, where express's res.json copies a body of
+// 1,000 characters or more into a Buffer first (a sync page is about 500 KB). The POST keeps res.json:
+// the idempotency layer catches a late answer through res.send.
 export function registerItemRoutes(router: Router, deps: CatalogDeps): void {
   router.get('/v1/partner/restaurants/:id/items', async (req, res) => {
     const query = parseWith(ZItemListQuery, req.query, 'query');
-    res.json(await listItems(deps, keyPrincipal(req.principal), req.params.id, query));
+    sendJson(res, 200, await listItems(deps, keyPrincipal(req.principal), req.params.id, query));
   });
   router.get('/v1/partner/items/:id', async (req, res) => {
-    res.json({ data: await getItemDetail(deps, keyPrincipal(req.principal), req.params.id) });
+    sendJson(res, 200, { data: await getItemDetail(deps, keyPrincipal(req.principal), req.params.id) });
   });
   router.get('/v1/partner/embed/items/:id', async (req, res) => {
     const query = parseWith(ZEmbedItemQuery, req.query, 'query');
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ data: await getEmbedItem(deps, keyPrincipal(req.principal), req.params.id, query.view) });
+    sendJson(res, 200, { data: await getEmbedItem(deps, keyPrincipal(req.principal), req.params.id, query.view) });
   });
   router.post('/v1/partner/items/:id/asset-urls', async (req, res) => {
     const body = parseWith(ZAssetUrlsRequest, req.body ?? {}, 'body');
