@@ -226,6 +226,18 @@ describe('GET /v1/partner/restaurants/{id}/items', () => {
     expectError(await h.get(listPath(mine.restaurant.id), revoked), 404, 'not_found');
   });
 
+  it('checks a later page (read while access and quota are checked) as the first: 404 before a bad cursor, 429 with no rows', async () => {
+    const { restaurant, key } = await seedMenu({ monthly_quota: 1, overage_budget: 0 });
+    const cursor = encodeURIComponent((await h.get(listPath(restaurant.id, 'limit=1'), key).expect(200)).body.meta.nextCursor);
+    const refused = await h.get(listPath(restaurant.id, `limit=1&cursor=${cursor}`), key);
+    expectError(refused, 429, 'quota_exceeded');
+    expect(refused.body.data).toBeUndefined();
+    const stranger = (await seedMenu()).key;
+    expectError(await h.get(listPath(restaurant.id, `limit=1&cursor=${cursor}`), stranger), 404, 'not_found');
+    expectError(await h.get(listPath(restaurant.id, 'limit=1&cursor=notacursor'), stranger), 404, 'not_found');
+    expectError(await h.get(listPath(restaurant.id, 'limit=1&cursor=notacursor'), key), 400, 'invalid_cursor', 'cursor');
+  });
+
   it('refuses an integrator whose grant lacks menu:read', async () => {
     const { restaurant } = await seedMenu();
     const integrator = keyPrincipalFor(await seedIntegrator(h.deps.db, [{ restaurantId: restaurant.id, scopes: ['assets:read'] }]));

@@ -32,18 +32,17 @@ const FUTURE_TOLERANCE_MS = 60_000;
 
 const tombstone = (row: ItemRow): TTombstone => ({ id: row.id, object: 'item', deleted: true, updatedAt: iso(row.updated_at) });
 
-/**
- * One page of a restaurant's items for sync (spec 2.5, 4.2). The first page fixes the window's end
- * (see closeSyncWindow); later pages carry it in their cursor, so a sync sweeps one fixed window and
- * feeding `syncWindowEnd` back as `updatedAfter` is gapless and overlap-free.
- */
-export async function listItems(
-  deps: CatalogDeps,
-  principal: KeyPrincipal,
-  restaurantId: string,
-  query: ItemListQuery,
-): Promise<ItemListPage> {
-  const restaurant = await requireRestaurantAccess(deps.db, principal, restaurantId, 'menu:read');
+interface PageRequest {
+  binding: { listing: string; scope: string; filters: (string | null)[] };
+  cursor: { windowEnd: Date; after: { updatedAt: Date; id: string } } | null;
+  syncWindowStart: string | null;
+  now: Date;
+  /** `updatedAfter` is older than tombstones are kept: the client must sync afresh. */
+  pastRetention: boolean;
+}
+
+/** What a listing request asks for, checked: nothing here reads the database. */
+function pageRequest(deps: CatalogDeps, restaurantId: string, query: ItemListQuery): PageRequest {
   if (query.status && query.updatedAfter) {
     throw new AppError(
       'invalid_request',
@@ -56,34 +55,71 @@ export async function listItems(
   const cursor = position
     ? { windowEnd: new Date(position.windowEnd!), after: { updatedAt: new Date(position.updatedAt!), id: position.id! } }
     : null;
-  const syncWindowStart = query.updatedAfter ? iso(query.updatedAfter) : null;
   const now = deps.now();
   if (query.updatedAfter && query.updatedAfter.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
     throw new AppError('invalid_request', 'updatedAfter is in the future. Pass the syncWindowEnd of your previous poll.', {
       param: 'updatedAfter',
     });
   }
-  if (query.updatedAfter && query.updatedAfter.getTime() < now.getTime() - TOMBSTONE_RETENTION_MS) {
-    await meterApiRequest(deps.usageMeter, principal, restaurant, now);
+  return {
+    binding,
+    cursor,
+    syncWindowStart: query.updatedAfter ? iso(query.updatedAfter) : null,
+    now,
+    pastRetention: !!query.updatedAfter && query.updatedAfter.getTime() < now.getTime() - TOMBSTONE_RETENTION_MS,
+  };
+}
+
+/**
+ * One page of a restaurant's items for sync (spec 2.5, 4.2). The first page fixes the window's end
+ * (see closeSyncWindow); later pages carry it in their cursor, so a sync sweeps one fixed window and
+ * feeding `syncWindowEnd` back as `updatedAfter` is gapless and overlap-free.
+ *
+ * A later page is read while access and quota are checked (one round trip a page instead of three in
+ * a row): a refused request's rows are read for nothing and never shown. Refusals answer as if access
+ * came first: a 404 wins over a bad request, and quota over a failed read.
+ */
+export async function listItems(
+  deps: CatalogDeps,
+  principal: KeyPrincipal,
+  restaurantId: string,
+  query: ItemListQuery,
+): Promise<ItemListPage> {
+  const reached = requireRestaurantAccess(deps.db, principal, restaurantId, 'menu:read');
+  reached.catch(() => {});
+  let request: PageRequest;
+  try {
+    request = pageRequest(deps, restaurantId, query);
+  } catch (err) {
+    await reached;
+    throw err;
+  }
+  const { binding, cursor, syncWindowStart, now } = request;
+  if (request.pastRetention) {
+    await meterApiRequest(deps.usageMeter, principal, await reached, now);
     return { data: [], meta: { nextCursor: null, syncWindowStart, syncWindowEnd: syncWindowStart!, fullResyncRequired: true } };
   }
 
-  let windowEnd = cursor?.windowEnd ?? (await closeSyncWindow(deps.db, restaurantId));
-  // A client already at (or past) the database clock: an empty window that does not move it back.
-  if (query.updatedAfter && query.updatedAfter >= windowEnd) windowEnd = query.updatedAfter;
-  // The page is read while the quota is metered: one round trip fewer a page. A refused request's rows
-  // are read for nothing and never shown; the refusal wins over a read that failed.
-  const page = listItemsInWindow(deps.db, {
-    restaurantId,
-    windowStart: query.updatedAfter ?? null,
-    windowEnd,
-    status: query.status ?? null,
-    after: cursor?.after ?? null,
-    limit: query.limit + 1,
-  });
-  page.catch(() => {});
+  const readPage = (end: Date) => {
+    // A client already at (or past) the database clock: an empty window that does not move it back.
+    const windowEnd = query.updatedAfter && query.updatedAfter >= end ? query.updatedAfter : end;
+    const rows = listItemsInWindow(deps.db, {
+      restaurantId,
+      windowStart: query.updatedAfter ?? null,
+      windowEnd,
+      status: query.status ?? null,
+      after: cursor?.after ?? null,
+      limit: query.limit + 1,
+    });
+    rows.catch(() => {}); // awaited below, once access and quota have had their say
+    return { windowEnd, rows };
+  };
+  // The first page closes the window under the restaurant's sync lock: only for a caller who reaches it.
+  const page = cursor ? readPage(cursor.windowEnd) : null;
+  const restaurant = await reached;
+  const { windowEnd, rows: read } = page ?? readPage(await closeSyncWindow(deps.db, restaurantId));
   await meterApiRequest(deps.usageMeter, principal, restaurant, now);
-  const rows = await page;
+  const rows = await read;
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const nextCursor =
