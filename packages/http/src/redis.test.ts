@@ -29,3 +29,18 @@ describe('closeRedis', () => {
     expect(client.isOpen).toBe(false);
   });
 });
+
+describe('connectRedis', () => {
+  it('gives clients of different options one class (node-redis builds ~20 MB of garbage per class)', async () => {
+    server = await startOwnRedisServer();
+    const clients = [
+      await connectRedis(server.url, () => {}),
+      await connectRedis(server.url, () => {}, { callerBoundsWaits: true }),
+      await connectRedis(server.url, () => {}, { commandTimeoutMs: 200 }),
+    ];
+    expect(new Set(clients.map((client) => client.constructor)).size).toBe(1);
+    expect(await clients[1]!.set('k', 'v')).toBe('OK');
+    expect(await clients[2]!.get('k')).toBe('v');
+    await Promise.all(clients.map((client) => closeRedis(client)));
+  });
+});
