@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
-import { buildOpenApiDocument } from './document.js';
 
 /**
  * Redoc's self-contained bundle, copied into dist/ by `pnpm build` (no CDN, works offline; the image
@@ -42,13 +41,16 @@ const PAGE = `<!doctype html>
  * server (no key: tools and code generators fetch it), and `GET /docs`, the reference rendered from it.
  */
 export function apiReference(serverUrl: string): Router {
-  // Built on the first request, not at start-up: most replicas are never asked for it.
-  let json: string | undefined;
+  // Built on the first request, and its code (zod-openapi, every operation's schemas) loaded then too:
+  // most replicas are never asked for it, and loading it cost each one memory at start-up.
+  let json: Promise<string> | undefined;
   const router = express.Router();
-  router.get('/v1/openapi.json', (_req, res) => {
+  router.get('/v1/openapi.json', async (_req, res) => {
+    json ??= import('./document.js').then(({ buildOpenApiDocument }) => JSON.stringify(buildOpenApiDocument({ serverUrl })));
+    const body = await json;
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.type('json').send((json ??= JSON.stringify(buildOpenApiDocument({ serverUrl }))));
+    res.type('json').send(body);
   });
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', PAGE_POLICY);
