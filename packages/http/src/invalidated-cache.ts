@@ -24,7 +24,10 @@ export class InvalidatedCache<V extends object> {
   ) {
     const indexBy = options.indexBy;
     this.entries = new LRUCache({
-      max: options.maxEntries,
+      // Bounded by count through maxSize, not max: lru-cache allocates `max` slots up front (the
+      // gateway's 100,000-key cache cost every replica about 10 MB of idle memory, used or not).
+      maxSize: options.maxEntries,
+      sizeCalculation: () => 1,
       ttl: options.ttlMs,
       // 0: read the (injectable) clock on every get, so a test's clock decides expiry.
       ttlResolution: 0,
