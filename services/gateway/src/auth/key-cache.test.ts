@@ -9,25 +9,48 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
+/** The database as the cache sees it, counting the queries it is sent. */
+function countingDb() {
+  const counter = { queries: 0 };
+  const db = database.db.withPlugin({
+    transformQuery: (args) => {
+      counter.queries++;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { db, counter };
+}
+
+/** A live secret key of `restaurantId` with this id. */
+const insertKey = (id: string, key: GeneratedKey, restaurantId: string) =>
+  insertApiKey(database.db, {
+    id,
+    key_hash: key.hash,
+    prefix: key.prefix,
+    last4: key.last4,
+    type: 'secret',
+    environment: 'live',
+    name: 'k',
+    scopes: [],
+    rate_limit_per_min: 10,
+    allowed_origins: [],
+    restaurant_id: restaurantId,
+    integrator_org_id: null,
+  });
+
 describe('KeyCache', () => {
   it('remembers unknown keys briefly and known keys until invalidated', async () => {
     let now = 1_000_000;
-    let queries = 0;
-    const counted = database.db.withPlugin({
-      transformQuery: (args) => {
-        queries++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { db: counted, counter } = countingDb();
     const cache = new KeyCache({ db: counted, ttlMs: 60_000, maxEntries: 100, now: () => now });
     const unknown = generateApiKey('secret', 'live');
     expect(await cache.lookup(unknown.hash)).toBeUndefined();
     expect(await cache.lookup(unknown.hash)).toBeUndefined();
-    expect(queries).toBe(1);
+    expect(counter.queries).toBe(1);
     now += 10_001;
     expect(await cache.lookup(unknown.hash)).toBeUndefined();
-    expect(queries).toBe(2);
+    expect(counter.queries).toBe(2);
 
     const restaurant = await insertRestaurant(database.db, {
       id: 'rst_cache0000000000000000',
@@ -36,27 +59,14 @@ describe('KeyCache', () => {
       currency: 'USD',
     });
     const known = generateApiKey('secret', 'live');
-    await insertApiKey(database.db, {
-      id: 'key_cache0000000000000000',
-      key_hash: known.hash,
-      prefix: known.prefix,
-      last4: known.last4,
-      type: 'secret',
-      environment: 'live',
-      name: 'k',
-      scopes: [],
-      rate_limit_per_min: 10,
-      allowed_origins: [],
-      restaurant_id: restaurant.id,
-      integrator_org_id: null,
-    });
+    await insertKey('key_cache0000000000000000', known, restaurant.id);
     expect((await cache.lookup(known.hash))?.key.id).toBe('key_cache0000000000000000');
-    const before = queries;
+    const before = counter.queries;
     await cache.lookup(known.hash);
-    expect(queries).toBe(before);
+    expect(counter.queries).toBe(before);
     cache.invalidate({ keyId: 'key_cache0000000000000000' });
     await cache.lookup(known.hash);
-    expect(queries).toBe(before + 1);
+    expect(counter.queries).toBe(before + 1);
   });
 
   it('looks up the misses of one event-loop turn in one query, and each key once however often it is asked', async () => {
@@ -70,29 +80,9 @@ describe('KeyCache', () => {
     for (let i = 0; i < 5; i++) {
       const key = generateApiKey('secret', 'live');
       keys.push(key);
-      await insertApiKey(database.db, {
-        id: `key_batch${i}000000000000000`,
-        key_hash: key.hash,
-        prefix: key.prefix,
-        last4: key.last4,
-        type: 'secret',
-        environment: 'live',
-        name: 'k',
-        scopes: [],
-        rate_limit_per_min: 10,
-        allowed_origins: [],
-        restaurant_id: restaurant.id,
-        integrator_org_id: null,
-      });
+      await insertKey(`key_batch${i}000000000000000`, key, restaurant.id);
     }
-    let queries = 0;
-    const counted = database.db.withPlugin({
-      transformQuery: (args) => {
-        queries++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { db: counted, counter } = countingDb();
     const cache = new KeyCache({ db: counted, ttlMs: 60_000, maxEntries: 100 });
     const unknown = generateApiKey('secret', 'live').hash;
     const hashes = [...keys.map((key) => key.hash), keys[0]!.hash, unknown, unknown];
@@ -103,6 +93,6 @@ describe('KeyCache', () => {
       undefined,
       undefined,
     ]);
-    expect(queries).toBe(1);
+    expect(counter.queries).toBe(1);
   });
 });

@@ -2,10 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '@partner/db';
-import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
-import { arrangeEndpoint, arrangeOwner, emitItemUpdated, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
-import { Dispatcher } from './dispatcher.js';
+import { arrangeEndpoint, arrangeOwner, emitItemUpdated, testDispatcher } from '../testing/webhook-fixtures.js';
 import { WebhookSender } from './sender.js';
 
 const SLOW_ANSWER_MS = 9_000;
@@ -49,14 +47,7 @@ describe('the dispatcher', () => {
   it("delivers one owner's fast endpoint within 2 s while another owner's 100 endpoints take 9 s each", async () => {
     const receivers = await startReceivers();
     const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
-    const dispatcher = new Dispatcher({
-      db: database.db,
-      logger: silentLogger(),
-      sender,
-      sealing: TEST_SEALING_KEYS,
-      now: () => new Date(),
-      retryBaseMs: 60_000,
-    });
+    const dispatcher = testDispatcher(database.db, sender, 60_000);
     try {
       const { owner: crowded } = await arrangeOwner(database.db);
       const { owner: quiet } = await arrangeOwner(database.db);

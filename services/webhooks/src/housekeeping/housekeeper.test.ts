@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
-import { Dispatcher } from '../dispatcher/dispatcher.js';
 import { Housekeeper } from './housekeeper.js';
 import { WebhookSender } from '../dispatcher/sender.js';
 import { seedDeliveredHistory } from '../testing/history.js';
 import { startReceiver } from '../testing/receiver.js';
-import { arrangeDelivery, arrangeEndpoint, arrangeOwner, emitItemUpdated, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { arrangeDelivery, arrangeEndpoint, arrangeOwner, emitItemUpdated, testDispatcher } from '../testing/webhook-fixtures.js';
 
 // Releasing held deliveries (and the rest of the housekeeping) runs on a cadence of its own, not in
 // every round of the dispatcher's loop.
@@ -21,16 +20,7 @@ describe('the running dispatcher', () => {
   it('releases a held delivery of an active restaurant at its housekeeping, not in its rounds', { timeout: 20_000 }, async () => {
     const receiver = await startReceiver();
     const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
-    const running = (housekeepingMs: number) =>
-      new Dispatcher({
-        db: database.db,
-        logger: silentLogger(),
-        sender,
-        sealing: TEST_SEALING_KEYS,
-        now: () => new Date(),
-        retryBaseMs: 60_000,
-        housekeepingMs,
-      });
+    const running = (housekeepingMs: number) => testDispatcher(database.db, sender, 60_000, { housekeepingMs });
     const { owner } = await arrangeOwner(database.db);
     const endpoint = await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks') });
     const arrangeHeld = async () => {

@@ -3,7 +3,7 @@ import { type DeliveryStatus, type Executor, insertOutboxEvent, type Owner } fro
 import { newId, silentLogger } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
 import { generateWebhookSecret, SealingKeys } from '@partner/signing';
-import { Dispatcher } from '../dispatcher/dispatcher.js';
+import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher.js';
 import type { WebhookSender } from '../dispatcher/sender.js';
 import { openEndpointSecret, sealEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import { insertDeliveries, insertWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
@@ -161,6 +161,11 @@ export async function storedSecrets(db: Executor, id: string) {
 }
 
 /** A dispatcher of a test's own on the real clock, with the fixtures' key ring; the test drives its ticks. */
-export function testDispatcher(db: Executor, sender: WebhookSender, retryBaseMs: number): Dispatcher {
-  return new Dispatcher({ db, logger: silentLogger(), sender, sealing: TEST_SEALING_KEYS, now: () => new Date(), retryBaseMs });
+export function testDispatcher(
+  db: Executor,
+  sender: WebhookSender,
+  retryBaseMs: number,
+  options: Pick<DispatcherOptions, 'housekeepingMs'> = {},
+): Dispatcher {
+  return new Dispatcher({ db, logger: silentLogger(), sender, sealing: TEST_SEALING_KEYS, now: () => new Date(), retryBaseMs, ...options });
 }
