@@ -137,6 +137,10 @@ export interface HttpFigures {
   errors: number;
 }
 
+/** One autocannon result, readable: "7,649 req/s, p50 6 ms, p99 11 ms" (and its errors, if any). */
+export const formatHttpFigures = (f: HttpFigures): string =>
+  `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
+
 /** One autocannon run: 50 connections by default, no pipelining. */
 export async function measureHttp(
   url: string,
@@ -163,4 +167,5 @@ export function medianFigures(runs: HttpFigures[]): HttpFigures {
   };
 }
 
+import { formatRate } from './report.js';
 export { type Measure, type ReportedMeasure, measuresTable, reportMeasures, formatRate } from './report.js';

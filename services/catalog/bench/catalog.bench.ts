@@ -14,6 +14,7 @@ import { closeSyncWindow, listItemsInWindow } from '@partner/db';
 import {
   benchRedisUrl,
   createBenchDatabase,
+  formatHttpFigures,
   formatRate,
   measureHttp,
   median,
@@ -243,7 +244,6 @@ const menu200 = medianTimed(menu200Runs);
 const bareBytesMenu = medianTimed(bareBytesRuns);
 
 const timed = (t: Timed) => `${formatRate(t.rps, 'req/s')}, p50 ${t.p50} ms, p99 ${t.p99} ms`;
-const http = (f: HttpFigures) => `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
 const megabytes = (menuBytes.length / 1024 / 1024).toFixed(1);
 const measures: Measure[] = [
   {
@@ -256,8 +256,8 @@ const measures: Measure[] = [
   },
   {
     measure: 'item detail through the gateway, 50 connections',
-    figure: http(detail),
-    baseline: `${http(bareProxyDetail)} (a bare undici proxy in front of the same catalog)`,
+    figure: formatHttpFigures(detail),
+    baseline: `${formatHttpFigures(bareProxyDetail)} (a bare undici proxy in front of the same catalog)`,
     ratio: `${(detail.rps / bareProxyDetail.rps).toFixed(2)}x, p99 ${(detail.p99 / bareProxyDetail.p99).toFixed(2)}x`,
     target: '≥ 0.90x, p99 ≤ 1.2x the hop’s',
     met: detail.rps / bareProxyDetail.rps >= 0.9 && detail.p99 <= 1.2 * bareProxyDetail.p99 && detail.errors === 0,

@@ -7,7 +7,7 @@ import { generateInternalKeyPair } from '@partner/auth';
 import {
   benchRedisUrl,
   createBenchDatabase,
-  formatRate,
+  formatHttpFigures,
   measureHttp,
   medianFigures,
   pinToCore,
@@ -52,14 +52,12 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const summary = { gateway: medianFigures(runs.gateway), bare: medianFigures(runs.bare) };
 const ratio = summary.gateway.rps / summary.bare.rps;
-const figure = (f: HttpFigures) =>
-  `${formatRate(f.rps, 'req/s')}, p50 ${f.p50} ms, p99 ${f.p99} ms${f.errors ? `, ${f.errors} errors` : ''}`;
 
 reportMeasures(`GET /v1/partner/me, 50 connections, ${DURATION_S} s x ${ROUNDS} rounds (medians)`, [
   {
     measure: '`/me` through the gateway (key, rate limit, headers)',
-    figure: figure(summary.gateway),
-    baseline: `bare express: ${figure(summary.bare)}`,
+    figure: formatHttpFigures(summary.gateway),
+    baseline: `bare express: ${formatHttpFigures(summary.bare)}`,
     ratio: `${ratio.toFixed(2)}x`,
     target: `≥ ${MIN_RATIO.toFixed(2)}x bare express`,
     met: ratio >= MIN_RATIO && summary.gateway.errors === 0,
