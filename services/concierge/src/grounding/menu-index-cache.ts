@@ -9,7 +9,7 @@ export const STALE_AFTER_MS = 250;
 
 /**
  * One index per restaurant, built once per menu version: the turns that find the version moved share
- * one build, and while it runs past `STALE_AFTER_MS` they answer from the previous version's index
+ * one build, and while it runs past `staleAfterMs` (`STALE_AFTER_MS`) they answer from the previous version's index
  * (docs/decisions.md). Bounded by the indexes' bytes, least recently asked first out.
  */
 export class MenuIndexCache {
@@ -18,7 +18,7 @@ export class MenuIndexCache {
 
   constructor(
     private readonly builds: { build(restaurantId: string): Promise<MenuIndex> },
-    private readonly options: { maxBytes: number; logger: Logger },
+    private readonly options: { maxBytes: number; logger: Logger; staleAfterMs?: number },
   ) {
     this.cached = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (index) => index.bytes });
   }
@@ -29,7 +29,7 @@ export class MenuIndexCache {
     if (previous?.etag === etag) return previous;
     const build = this.building.get(restaurantId) ?? this.rebuild(restaurantId);
     if (!previous) return build;
-    return Promise.race([build.catch(() => previous), sleep(STALE_AFTER_MS, previous, { ref: false })]);
+    return Promise.race([build.catch(() => previous), sleep(this.options.staleAfterMs ?? STALE_AFTER_MS, previous, { ref: false })]);
   }
 
   private rebuild(restaurantId: string): Promise<MenuIndex> {
