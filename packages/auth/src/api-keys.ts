@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { TEnvironment, TKeyType } from '@partner/contracts';
 import { HmacKey } from '@partner/signing';
@@ -13,12 +13,27 @@ const KEY_PATTERN = /^svc_(sk|pk)_(live|test)_([0-9A-Za-z]{38})$/;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Uniform base62 from the CSPRNG (rejection sampling keeps every character equally likely). */
+/**
+ * CSPRNG bytes drawn from a buffer refilled 4 KB at a time (as Node's own randomUUID does): one call
+ * into the CSPRNG per ~100 ids instead of one per id, which cost the webhooks dispatcher 5 % of its CPU.
+ */
+const randomPool = Buffer.alloc(4096);
+let randomPoolOffset = randomPool.length;
+
+function randomByte(): number {
+  if (randomPoolOffset === randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolOffset = 0;
+  }
+  return randomPool[randomPoolOffset++]!;
+}
+
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
+    const byte = randomByte();
+    // 248 = 4 x 62: bytes above it are dropped so that every character is equally likely.
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { generateInternalKeyPair } from '@partner/auth';
 import { SealingKeys } from '@partner/signing';
 // The built package (as production runs it), not its sources: the bench runs on plain Node.
@@ -78,17 +79,12 @@ const eventData = { itemId: 'itm_bench', restaurantId: restaurant.id, itemSlug: 
 let serial = 0;
 async function emit(count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => `evt_bench${String(serial++).padStart(9, '0')}`);
-  await database.db
-    .insertInto('outbox_events')
-    .values(
-      ids.map((id) => ({
-        id,
-        type: 'item.updated',
-        restaurant_id: restaurant.id,
-        data: JSON.stringify(eventData),
-      })),
-    )
-    .execute();
+  // One array parameter, not four a row: building and parsing 40,000 parameters took the producer
+  // longer than the dispatcher took to fan the events out.
+  await sql`
+    insert into outbox_events (id, type, restaurant_id, data)
+    select id, 'item.updated', ${restaurant.id}, ${JSON.stringify(eventData)}::jsonb from unnest(${ids}::text[]) as id
+  `.execute(database.db);
   return ids;
 }
 

@@ -117,7 +117,7 @@ describe('a claim during a burst', () => {
       transformQuery: ({ node }) => (claim = node),
       transformResult: ({ result }) => Promise.resolve(result),
     });
-    const shape = { limit: 10, perOwner: 32, inFlight: new Map<string, number>(), scope: 'menu:read' };
+    const shape = { limit: 10, perOwner: 32, leased: new Map<string, number>(), scope: 'menu:read' };
     expect(await claimDueDeliveries(watched, new Date(), 60_000, shape)).toHaveLength(10);
 
     const query = database.db.getExecutor().compileQuery(claim!, { queryId: 'claim' });

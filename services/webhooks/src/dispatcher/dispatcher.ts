@@ -11,10 +11,12 @@ import {
   insertNotification,
   lockEventsToFanOut,
   markEventsFannedOut,
+  type NewDelivery,
   recordDeliveryOutcome,
   recordMenuChanges,
   ownerKey,
   recordSucceededDeliveries,
+  releaseClaimedDeliveries,
   type Acknowledgement,
   setAsideClaimedDeliveries,
   takeFinishedMenuBursts,
@@ -43,6 +45,11 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** Attempts in flight at once in this dispatcher. */
   concurrency?: number;
+  /**
+   * Attempts claimed ahead of a free slot, up to this many, so a slot that frees is filled from memory
+   * at once rather than after the next claim's round trip (the running loop only; `tick` claims none).
+   */
+  claimAhead?: number;
   /** Attempts in flight at once for one owner, so one owner's slow endpoints cannot take every slot. */
   ownerConcurrency?: number;
   /** A held delivery expires this long after it was made (72 hours). */
@@ -90,15 +97,20 @@ export class Dispatcher {
   private readonly attempts = new Set<Promise<void>>();
   /** Attempts in flight per owner (`ownerKey`). */
   private readonly inFlight = new Map<string, number>();
+  /** Claimed attempts waiting for a slot, per owner (`ownerKey`) in claim order; owners take turns. */
+  private readonly ready = new Map<string, ClaimedAttempt[]>();
+  private readyCount = 0;
   /** Successes not yet recorded: they are written together. */
   private acknowledged: Acknowledgement[] = [];
-  /** Slots freed or deliveries fanned out since the send loop last filled slots (and stop, to end its wait). */
+  /** Deliveries fanned out or the claimed attempts running low since the send loop last claimed (and stop, to end its wait). */
   private readonly sendable = new Signal();
   /** Ends the fan-out loop's idle wait on stop. */
   private readonly fanOutIdle = new Signal();
   private readonly housekeeper: Housekeeper;
+  private readonly claimAhead: number;
 
   constructor(private readonly options: DispatcherOptions) {
+    this.claimAhead = options.claimAhead ?? 2 * (options.concurrency ?? 128);
     this.housekeeper = new Housekeeper({
       db: options.db,
       logger: options.logger,
@@ -116,7 +128,7 @@ export class Dispatcher {
     const now = this.options.now();
     const fannedOut = await this.fanOutNewEvents(now);
     await this.housekeeper.run();
-    const attempted = await this.fillSlots(now);
+    const attempted = await this.fillSlots(now, 0);
     await this.settle();
     return { fannedOut, attempted };
   }
@@ -134,12 +146,22 @@ export class Dispatcher {
     this.stopped = Promise.all([this.fanOutLoop(idleMs), this.sendLoop(idleMs)]).then(() => this.settle());
   }
 
-  /** Stops taking work, and returns once the attempts in flight have finished and been recorded. */
+  /**
+   * Stops taking work, gives back the attempts claimed ahead (another dispatcher takes them at once, not
+   * when their lease runs out), and returns once the attempts in flight have finished and been recorded.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.sendable.notify();
     this.fanOutIdle.notify();
     await Promise.all([this.stopped, this.housekeeper.stop()]);
+    const unsent = [...this.ready.values()].flat();
+    this.ready.clear();
+    this.readyCount = 0;
+    await releaseClaimedDeliveries(
+      this.options.db,
+      unsent.map((delivery) => delivery.id),
+    );
   }
 
   private async fanOutLoop(idleMs: number): Promise<void> {
@@ -160,7 +182,7 @@ export class Dispatcher {
     while (this.running) {
       let pauseMs = idleMs;
       try {
-        await this.fillSlots(this.options.now());
+        await this.fillSlots(this.options.now(), this.claimAhead);
       } catch (err) {
         this.options.logger.error({ err }, 'dispatcher claim failed');
         pauseMs = idleMs * 10;
@@ -197,11 +219,11 @@ export class Dispatcher {
 
   private async fanOut(now: Date): Promise<number> {
     return this.options.db.transaction().execute(async (tx) => {
-      const events = await lockEventsToFanOut(tx, this.options.batchSize ?? 500);
+      const events = await lockEventsToFanOut(tx, this.options.batchSize ?? 2000);
       // Events of one restaurant, type and addressee go to the same endpoints: look them up once.
       const targetsOf = new Map<string, Promise<FanOutTarget[]>>();
       const menuChanges = new Map<string, { changed: Set<string>; deleted: Set<string> }>();
-      const deliveries: Parameters<typeof insertDeliveries>[1] = [];
+      const deliveries: NewDelivery[] = [];
       // A change that never touched the published menu (a draft's) is the restaurant's business alone.
       // Events written before producers recorded it fall back to the dish's status now.
       const published = await findPublishedItemIds(
@@ -280,18 +302,19 @@ export class Dispatcher {
   }
 
   /**
-   * Records the successes so far and fills the pool's free slots with due attempts, fairly between
-   * owners, in one statement. Receivers get no ordering promise (spec 6.2: at-least-once, deduplicate
-   * on id); every event carries its createdAt.
+   * Records the successes so far, claims due attempts for the pool's free slots and `ahead` more, fairly
+   * between owners, in one statement, and starts what the slots take. Receivers get no ordering promise
+   * (spec 6.2: at-least-once, deduplicate on id); every event carries its createdAt.
    */
-  private async fillSlots(now: Date): Promise<number> {
-    const free = (this.options.concurrency ?? 128) - this.attempts.size;
+  private async fillSlots(now: Date, ahead: number): Promise<number> {
+    // Free slots always: attempts waiting for owners at their limit must not keep another owner's out.
+    const wanted = (this.options.concurrency ?? 128) - this.attempts.size + Math.max(0, ahead - this.readyCount);
     const claimed = await this.withReach(
       await this.recordAcknowledged((acknowledged) =>
         claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
-          limit: Math.max(0, Math.min(free, this.options.batchSize ?? 500)),
-          perOwner: this.options.ownerConcurrency ?? 32,
-          inFlight: this.inFlight,
+          limit: Math.max(0, Math.min(wanted, this.options.batchSize ?? 500)),
+          perOwner: (this.options.ownerConcurrency ?? 32) + ahead,
+          leased: this.leasedPerOwner(),
           scope: EVENTS_SCOPE,
           acknowledged,
         }),
@@ -299,20 +322,57 @@ export class Dispatcher {
     );
     for (const delivery of claimed) {
       const owner = ownerKey(delivery.endpoint);
-      this.inFlight.set(owner, (this.inFlight.get(owner) ?? 0) + 1);
-      const running: Promise<void> = this.attempt(delivery)
-        // Not recorded: its lease runs out and the housekeeping's replaceAbandonedAttempts sends it again.
-        .catch((err: unknown) => this.options.logger.error({ err, deliveryId: delivery.id }, 'webhook attempt failed'))
-        .finally(() => {
-          const left = this.inFlight.get(owner)! - 1;
-          if (left) this.inFlight.set(owner, left);
-          else this.inFlight.delete(owner);
-          this.attempts.delete(running);
-          this.sendable.notify();
-        });
-      this.attempts.add(running);
+      const queue = this.ready.get(owner);
+      if (queue) queue.push(delivery);
+      else this.ready.set(owner, [delivery]);
     }
+    this.readyCount += claimed.length;
+    this.startReady();
     return claimed.length;
+  }
+
+  /** Attempts this dispatcher holds per owner: in flight or waiting for a slot. */
+  private leasedPerOwner(): Map<string, number> {
+    const leased = new Map(this.inFlight);
+    for (const [owner, queue] of this.ready) leased.set(owner, (leased.get(owner) ?? 0) + queue.length);
+    return leased;
+  }
+
+  /** Fills free slots from the claimed attempts, one owner's at a time in turn, none past its limit. */
+  private startReady(): void {
+    const concurrency = this.options.concurrency ?? 128;
+    const ownerConcurrency = this.options.ownerConcurrency ?? 32;
+    let started = true;
+    while (started) {
+      started = false;
+      for (const [owner, queue] of this.ready) {
+        if (this.attempts.size >= concurrency) return;
+        const busy = this.inFlight.get(owner) ?? 0;
+        if (busy >= ownerConcurrency) continue;
+        this.run(queue.shift()!, owner, busy);
+        this.readyCount--;
+        if (queue.length === 0) this.ready.delete(owner);
+        started = true;
+      }
+    }
+  }
+
+  private run(delivery: ClaimedAttempt, owner: string, busy: number): void {
+    this.inFlight.set(owner, busy + 1);
+    const running: Promise<void> = this.attempt(delivery)
+      // Not recorded: its lease runs out and the housekeeping's replaceAbandonedAttempts sends it again.
+      .catch((err: unknown) => this.options.logger.error({ err, deliveryId: delivery.id }, 'webhook attempt failed'))
+      .finally(() => {
+        const left = this.inFlight.get(owner)! - 1;
+        if (left) this.inFlight.set(owner, left);
+        else this.inFlight.delete(owner);
+        this.attempts.delete(running);
+        // Stopping, what waits is given back instead (see stop).
+        if (this.running) this.startReady();
+        // Claims come in batches: one per freed slot cost the database more than the attempts did.
+        if (this.readyCount < this.claimAhead / 2) this.sendable.notify();
+      });
+    this.attempts.add(running);
   }
 
   /**

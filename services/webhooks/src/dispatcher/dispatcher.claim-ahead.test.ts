@@ -1,0 +1,92 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '@partner/http';
+import { useTestDatabase } from '@partner/testing';
+import { arrangeEndpoint, arrangeOwner, emitItemUpdated, findDeliveries, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import { Dispatcher } from './dispatcher.js';
+import { WebhookSender } from './sender.js';
+
+const ANSWER_AFTER_MS = 1_000;
+
+let database: Awaited<ReturnType<typeof useTestDatabase>>;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(() => database.drop());
+
+/** A receiver that acknowledges each event a second after it arrives, and notes the arrivals. */
+async function startSlowReceiver() {
+  const arrived: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      arrived.push((JSON.parse(body) as { id: string }).id);
+      setTimeout(() => res.writeHead(204).end(), ANSWER_AFTER_MS).unref();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    arrived,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** One attempt in flight per owner, up to four claimed ahead of a free slot. */
+function dispatcherFor(sender: WebhookSender): Dispatcher {
+  return new Dispatcher({
+    db: database.db,
+    logger: silentLogger(),
+    sender,
+    sealing: TEST_SEALING_KEYS,
+    now: () => new Date(),
+    retryBaseMs: 60_000,
+    concurrency: 4,
+    ownerConcurrency: 1,
+    claimAhead: 4,
+  });
+}
+
+describe('attempts claimed ahead of a free slot', () => {
+  it('wait in the dispatcher, and are given back when it stops, for another dispatcher to send at once', async () => {
+    const receiver = await startSlowReceiver();
+    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+    const first = dispatcherFor(sender);
+    const second = dispatcherFor(sender);
+    try {
+      const { owner } = await arrangeOwner(database.db);
+      await arrangeEndpoint(database.db, owner, { url: receiver.url, enabledEvents: ['item.updated'] });
+      const events = [];
+      for (let i = 0; i < 3; i++) events.push(await emitItemUpdated(database.db, owner));
+      const attemptsOf = async () => (await Promise.all(events.map((id) => findDeliveries(database.db, id)))).flat();
+
+      first.start(20);
+      await expect.poll(() => receiver.arrived.length, { timeout: 5_000, interval: 20 }).toBe(1);
+      // The owner's one slot is busy: the other two are leased to this dispatcher, waiting in it.
+      await expect
+        .poll(async () => (await attemptsOf()).filter((row) => row.status === 'pending' && row.claimed_until !== null).length)
+        .toBe(3);
+
+      await first.stop();
+      const afterStop = await attemptsOf();
+      expect(afterStop.filter((row) => row.status === 'succeeded')).toHaveLength(1);
+      expect(afterStop.filter((row) => row.status === 'pending').map((row) => row.claimed_until)).toEqual([null, null]);
+
+      // Sent long before the 60-second lease would have run out.
+      const restarted = Date.now();
+      second.start(20);
+      await expect.poll(() => receiver.arrived.length, { timeout: 5_000, interval: 20 }).toBe(3);
+      expect(Date.now() - restarted).toBeLessThan(4 * ANSWER_AFTER_MS);
+      expect(new Set(receiver.arrived)).toEqual(new Set(events));
+    } finally {
+      await receiver.close();
+      await Promise.all([first.stop(), second.stop()]);
+      await sender.close();
+    }
+  }, 20_000);
+});
