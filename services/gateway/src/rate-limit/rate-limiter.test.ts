@@ -61,6 +61,10 @@ describe('RateLimiter', () => {
     expect(remainders(7).sort((a, b) => b - a)).toEqual([6, 5, 4, 3, 2, 1, 0]);
     expect(remainders(30).sort((a, b) => b - a)).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
     expect(decisions.every((decision) => decision.resetSeconds === 55)).toBe(true);
+    // The refused checks did not count.
+    const minute = Math.floor(Date.parse('2026-11-23T12:10:00Z') / 1000);
+    expect(await redis.get(`${prefix}rl:batch_small:m:${minute}`)).toBe('7');
+    expect(await redis.get(`${prefix}rl:batch_large:m:${minute}`)).toBe('30');
   });
 
   // These tests pause Redis, kill its clients, flush its scripts or kill the server: on a

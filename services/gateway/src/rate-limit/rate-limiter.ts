@@ -4,28 +4,26 @@ import { TickBatch } from '../batching/tick-batch.js';
 import { LocalWindowCounter } from './local-window-counter.js';
 
 // One round trip for every check of an event-loop turn (a busy gateway's many requests), in one
-// script run: KEYS are the buckets, ARGV[i] the limit of KEYS[i], checked in order, each exactly as
-// if it ran alone. Fixed one-minute windows aligned to Redis's own clock (every replica agrees on the
-// window). A refused request does not count. Answers {allowed, remaining} per bucket, then the
-// seconds left in the window. ARGV[#KEYS + 1], when given, is the time in seconds from an injected
-// clock (tests pin their windows).
+// script run. The turn's checks are grouped by bucket and limit: KEYS are the groups' buckets, and
+// ARGV[2i - 1], ARGV[2i] the limit and the number of checks of KEYS[i]. A group of n checks reads its
+// count once and adds what it grants at once: the first min(n, limit - used) are allowed and the rest
+// refused, exactly as n checks one after another would be, and a refused check does not count. Fixed
+// one-minute windows aligned to Redis's own clock (every replica agrees on the window). Answers
+// {used before, granted} per group, then the seconds left in the window. ARGV[2 * #KEYS + 1], when
+// given, is the time in seconds from an injected clock (tests pin their windows).
 const CHECK = `
-local sec = tonumber(ARGV[#KEYS + 1]) or tonumber(redis.call('TIME')[1])
+local sec = tonumber(ARGV[2 * #KEYS + 1]) or tonumber(redis.call('TIME')[1])
 local minuteStart = sec - (sec % 60)
 local out = {}
 for i, bucket in ipairs(KEYS) do
-  local perMinute = tonumber(ARGV[i])
+  local perMinute = tonumber(ARGV[2 * i - 1])
+  local wanted = tonumber(ARGV[2 * i])
   local minuteKey = bucket .. ':m:' .. minuteStart
   local used = tonumber(redis.call('GET', minuteKey) or '0')
-  if used >= perMinute then
-    out[2 * i - 1] = 0
-    out[2 * i] = 0
-  else
-    used = redis.call('INCR', minuteKey)
-    if used == 1 then redis.call('EXPIRE', minuteKey, 61) end
-    out[2 * i - 1] = 1
-    out[2 * i] = perMinute - used
-  end
+  local granted = math.max(0, math.min(wanted, perMinute - used))
+  if granted > 0 and redis.call('INCRBY', minuteKey, granted) == granted then redis.call('EXPIRE', minuteKey, 61) end
+  out[2 * i - 1] = used
+  out[2 * i] = granted
 end
 out[2 * #KEYS + 1] = minuteStart + 60 - sec
 return out
@@ -131,21 +129,39 @@ export class RateLimiter {
 
   private async checkShared(checks: Check[]): Promise<RateLimitDecision[]> {
     const clock = this.options.clock;
+    // The turn's checks by bucket and limit, in order of arrival; each check's place in its group.
+    const groups = new Map<string, { check: Check; count: number }>();
+    const places = checks.map((check) => {
+      const id = `${check.bucket}\n${check.perMinute}`;
+      const group = groups.get(id) ?? { check, count: 0 };
+      groups.set(id, group);
+      return { id, nth: group.count++ };
+    });
+    const ordered = [...groups.values()];
     const reply = (await this.withinDeadline(
       this.run(
         CHECK,
-        checks.map((check) => `${this.prefix}rl:${check.bucket}`),
-        [...checks.map((check) => String(check.perMinute)), ...(clock ? [String(Math.floor(clock() / 1000))] : [])],
+        ordered.map((group) => `${this.prefix}rl:${group.check.bucket}`),
+        [
+          ...ordered.flatMap((group) => [String(group.check.perMinute), String(group.count)]),
+          ...(clock ? [String(Math.floor(clock() / 1000))] : []),
+        ],
       ),
     )) as number[];
-    const reset = Number(reply[2 * checks.length]);
-    return checks.map((check, i) => ({
-      allowed: Number(reply[2 * i]) === 1,
-      limit: check.perMinute,
-      remaining: Math.max(0, Number(reply[2 * i + 1])),
-      resetSeconds: reset,
-      retryAfterSeconds: reset,
-    }));
+    const reset = Number(reply[2 * ordered.length]);
+    const answers = new Map([...groups.keys()].map((id, i) => [id, { used: Number(reply[2 * i]), granted: Number(reply[2 * i + 1]) }]));
+    return checks.map((check, i) => {
+      const { id, nth } = places[i]!;
+      const { used, granted } = answers.get(id)!;
+      const allowed = nth < granted;
+      return {
+        allowed,
+        limit: check.perMinute,
+        remaining: allowed ? check.perMinute - (used + nth + 1) : 0,
+        resetSeconds: reset,
+        retryAfterSeconds: reset,
+      };
+    });
   }
 
   private checkLocally(bucket: string, perMinute: number): RateLimitDecision {
