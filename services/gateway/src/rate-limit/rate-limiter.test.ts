@@ -38,7 +38,7 @@ describe('RateLimiter', () => {
       expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 30, resetSeconds: 30 });
     }
     const minute = Math.floor(Date.parse('2026-11-23T12:00:00Z') / 1000);
-    expect(await redis.get(`${prefix}rl:key_min:m:${minute}`)).toBe('2');
+    expect(await redis.get(`${prefix}{rl}:key_min:m:${minute}`)).toBe('2');
     clock.ms += 30_000;
     expect((await limiter.check('key_min', 2)).allowed).toBe(true);
   });
@@ -61,10 +61,14 @@ describe('RateLimiter', () => {
     expect(remainders(7).sort((a, b) => b - a)).toEqual([6, 5, 4, 3, 2, 1, 0]);
     expect(remainders(30).sort((a, b) => b - a)).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
     expect(decisions.every((decision) => decision.resetSeconds === 55)).toBe(true);
+    // One hash slot for every key a script touches (Redis Cluster runs a script only within one slot).
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((key) => key.startsWith(`${prefix}{rl}:`) && key.indexOf('{') === key.lastIndexOf('{'))).toBe(true);
     // The refused checks did not count.
     const minute = Math.floor(Date.parse('2026-11-23T12:10:00Z') / 1000);
-    expect(await redis.get(`${prefix}rl:batch_small:m:${minute}`)).toBe('7');
-    expect(await redis.get(`${prefix}rl:batch_large:m:${minute}`)).toBe('30');
+    expect(await redis.get(`${prefix}{rl}:batch_small:m:${minute}`)).toBe('7');
+    expect(await redis.get(`${prefix}{rl}:batch_large:m:${minute}`)).toBe('30');
   });
 
   // These tests pause Redis, kill its clients, flush its scripts or kill the server: on a
@@ -110,7 +114,7 @@ describe('RateLimiter', () => {
       await expect.poll(() => stillDegraded(limiter, 'key_slow', 5), { timeout: 3_000 }).toBe(false);
       expect(await limiter.check('key_slow', 5)).toMatchObject({ allowed: false, limit: 5, remaining: 0 });
       const minute = Math.floor(Date.parse('2026-11-23T12:05:00Z') / 1000);
-      expect(await admin.get(`${prefix}rl:key_slow:m:${minute}`)).toBe('7');
+      expect(await admin.get(`${prefix}{rl}:key_slow:m:${minute}`)).toBe('7');
     });
 
     it('counts locally at once while disconnected, and on Redis again once reconnected', async () => {
@@ -159,7 +163,7 @@ describe('RateLimiter', () => {
       const decision = await limiter.check('key_kill', 30);
       expect(decision).toMatchObject({ allowed: true, limit: 30 });
       const minute = Math.floor((clock.ms - (clock.ms % 60_000)) / 1000);
-      expect(Number(await client.get(`${prefix}rl:key_kill:m:${minute}`))).toBe(30 - decision.remaining);
+      expect(Number(await client.get(`${prefix}{rl}:key_kill:m:${minute}`))).toBe(30 - decision.remaining);
     });
 
     it('with a share of zero (a limit below the replica count) refuses everything while Redis is gone', async () => {

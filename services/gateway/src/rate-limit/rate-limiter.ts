@@ -141,7 +141,7 @@ export class RateLimiter {
     const reply = (await this.withinDeadline(
       this.run(
         CHECK,
-        ordered.map((group) => `${this.prefix}rl:${group.check.bucket}`),
+        ordered.map((group) => this.bucketKey(group.check.bucket)),
         [
           ...ordered.flatMap((group) => [String(group.check.perMinute), String(group.count)]),
           ...(clock ? [String(Math.floor(clock() / 1000))] : []),
@@ -210,7 +210,7 @@ export class RateLimiter {
         counts.map(async ([bucket, count]) => {
           await this.run(
             ADD_LOCAL_COUNT,
-            [`${this.prefix}rl:${bucket}`],
+            [this.bucketKey(bucket)],
             [String(count), String(minute), ...(clock ? [String(Math.floor(clock() / 1000))] : [])],
           );
           this.local.handedOver(bucket, count, minute);
@@ -221,6 +221,15 @@ export class RateLimiter {
     // only a new outage within the same minute would see it (it then refuses a little sooner).
     this.degraded = false;
     this.options.logger?.info({ buckets: counts.length }, 'rate limit: Redis is back, counting on Redis again');
+  }
+
+  /**
+   * Every bucket's key carries the hash tag `{rl}`: one script run checks a turn's buckets together,
+   * and Redis Cluster runs a script only over keys of one slot. The trade: all rate limiting lives on
+   * one shard (a few thousand script runs a second per gateway, well within one node).
+   */
+  private bucketKey(bucket: string): string {
+    return `${this.prefix}{rl}:${bucket}`;
   }
 
   private now(): number {
