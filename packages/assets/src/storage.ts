@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,11 @@ export interface AssetStorage {
   size(key: string): Promise<number | null>;
   /** The bytes, or an inclusive byte range of them. */
   read(key: string, range?: { start: number; end: number }): Readable;
+  /**
+   * For `/readyz`: resolves when the storage can serve what the service needs of it now (the catalog
+   * only reads; the console writes too), throws saying what is wrong otherwise. Callers bound the wait.
+   */
+  checkReady(needs: 'read' | 'read-write'): Promise<void>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -48,5 +53,12 @@ export class LocalDirectoryStorage implements AssetStorage {
 
   read(key: string, range?: { start: number; end: number }): Readable {
     return createReadStream(this.path(key), range);
+  }
+
+  async checkReady(needs: 'read' | 'read-write'): Promise<void> {
+    // As put() would: a fresh install has no directory until its first upload. On a read-only volume
+    // that holds the directory already, mkdir of it is a no-op rather than an error.
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, needs === 'read' ? constants.R_OK : constants.R_OK | constants.W_OK);
   }
 }
