@@ -6,3 +6,4 @@ export * from './expect-error.js';
 export * from './fake-openai.js';
 export * from './ports.js';
 export * from './seed-items.js';
+export * from './service-balancer.js';

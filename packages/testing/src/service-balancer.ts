@@ -1,0 +1,101 @@
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * What a Kubernetes Service and an ingress do for the replicas behind them, on one machine: requests go
+ * round robin to the replicas whose `/readyz` answered 200 at the last look (every `pollMs`), so a
+ * replica that turns unready to drain gets no new requests. As ingress-nginx's `proxy_next_upstream
+ * error` does, a GET or HEAD whose connection failed before any answer (a replica gone between two
+ * looks, a keep-alive socket closed under it) is sent to the next ready replica; anything else is
+ * answered 502, which the checks using this count as a failure. Bodies stream both ways (SSE included).
+ */
+export class ServiceBalancer {
+  private readonly replicas = new Map<string, { ready: boolean }>();
+  private readonly agent = new Agent({ keepAlive: true });
+  private readonly server = createServer((req, res) => this.forward(req, res));
+  private next = 0;
+  private poll: NodeJS.Timeout | null = null;
+
+  private constructor(private readonly pollMs: number) {}
+
+  /** Listening on a free port of 127.0.0.1, with no replica yet. */
+  static async start(options: { pollMs?: number } = {}): Promise<ServiceBalancer> {
+    const balancer = new ServiceBalancer(options.pollMs ?? 100);
+    await new Promise<void>((resolve) => balancer.server.listen(0, '127.0.0.1', resolve));
+    balancer.poll = setInterval(() => void balancer.look(), balancer.pollMs);
+    return balancer;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** A replica by its base URL; it takes requests once its /readyz has answered 200. */
+  async add(replicaUrl: string): Promise<void> {
+    this.replicas.set(replicaUrl, { ready: false });
+    await this.look();
+  }
+
+  remove(replicaUrl: string): void {
+    this.replicas.delete(replicaUrl);
+  }
+
+  /** Resolves once every replica added is ready (a started service finishing its start). */
+  async whenAllReady(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ([...this.replicas.values()].some((replica) => !replica.ready)) {
+      if (Date.now() > deadline) throw new Error(`replicas not ready within ${timeoutMs} ms: ${[...this.replicas.keys()].join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.poll) clearInterval(this.poll);
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.agent.destroy();
+  }
+
+  private async look(): Promise<void> {
+    await Promise.all(
+      [...this.replicas].map(async ([url, replica]) => {
+        const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(this.pollMs * 5) })
+          .then(async (res) => (await res.arrayBuffer(), res.status === 200))
+          .catch(() => false);
+        replica.ready = ready;
+      }),
+    );
+  }
+
+  private pick(excluded: ReadonlySet<string>): string | null {
+    const ready = [...this.replicas].filter(([url, replica]) => replica.ready && !excluded.has(url)).map(([url]) => url);
+    if (ready.length === 0) return null;
+    return ready[this.next++ % ready.length]!;
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, tried = new Set<string>()): void {
+    const target = this.pick(tried);
+    if (!target) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end('no ready replica');
+      return;
+    }
+    tried.add(target);
+    const { hostname, port } = new URL(target);
+    const upstream = request({ hostname, port, method: req.method, path: req.url, headers: req.headers, agent: this.agent }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('error', () => {
+      const retryable = (req.method === 'GET' || req.method === 'HEAD') && !res.headersSent;
+      if (retryable) this.forward(req, res, tried);
+      else if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('upstream failed');
+      else res.destroy();
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    if (req.method === 'GET' || req.method === 'HEAD') upstream.end();
+    else req.pipe(upstream);
+  }
+}
