@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Workspace packages export a `source` condition: tests run against their TypeScript directly, no build.
-const conditions = ['source', 'module', 'node', 'development|production'];
+// No `module`: that is a bundlers' condition Node ignores, and the AWS SDK's packages answer it with
+// builds Node cannot load (imports without file extensions).
+const conditions = ['source', 'node', 'development|production'];
 
 export function sharedConfig(options: { database?: boolean } = {}) {
   return defineConfig({

@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalDirectoryStorage } from './storage.js';
 
@@ -12,15 +11,6 @@ beforeEach(async () => {
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 describe('LocalDirectoryStorage', () => {
-  it('stores, sizes and reads a file whole or by range', async () => {
-    const storage = new LocalDirectoryStorage(root);
-    await storage.put('abc.glb', Buffer.from('0123456789'));
-    expect(await storage.size('abc.glb')).toBe(10);
-    expect(await storage.size('missing.glb')).toBeNull();
-    expect(await text(storage.read('abc.glb'))).toBe('0123456789');
-    expect(await text(storage.read('abc.glb', { start: 2, end: 4 }))).toBe('234');
-  });
-
   it('leaves no temporary file behind when a write fails', async () => {
     const storage = new LocalDirectoryStorage(root);
     // A non-empty directory where the file should go: the final rename fails after the bytes were written.
@@ -30,9 +20,21 @@ describe('LocalDirectoryStorage', () => {
     expect(await readdir(root)).toEqual(['taken.glb']);
   });
 
-  it('refuses keys that could leave its directory', () => {
+  it('lists neither directories nor writes in progress, and takes the age from the file', async () => {
     const storage = new LocalDirectoryStorage(root);
-    expect(() => storage.read('../etc/passwd')).toThrow(/unsafe storage key/);
-    expect(() => storage.read('.hidden')).toThrow(/unsafe storage key/);
+    await storage.put('done.glb', Buffer.from('x'));
+    const old = new Date('2026-01-02T03:04:05Z');
+    await utimes(join(root, 'done.glb'), old, old);
+    await writeFile(join(root, 'done.glb.0123456789ab.tmp'), 'half');
+    await mkdir(join(root, 'folder.glb'));
+    const listed = [];
+    for await (const file of storage.list()) listed.push(file);
+    expect(listed).toEqual([{ key: 'done.glb', size: 1, lastModified: old }]);
+  });
+
+  it('lists nothing before the first upload made its directory', async () => {
+    const listed = [];
+    for await (const file of new LocalDirectoryStorage(join(root, 'not-yet')).list()) listed.push(file);
+    expect(listed).toEqual([]);
   });
 });

@@ -1,32 +1,49 @@
-import { constants, createReadStream } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 
-/** Where model files live. Local directory by default; an object-storage driver fits the same shape. */
+/** A stored file as a listing or a lookup sees it; `lastModified` is its last write (a re-upload too). */
+export interface StoredFile {
+  key: string;
+  size: number;
+  lastModified: Date;
+}
+
+/**
+ * Where model files live: a local directory (the default) or an S3-compatible bucket. Any failure of
+ * the store itself (unreachable, timed out, refusing) rejects; "no such file" is `null`, never an error.
+ */
 export interface AssetStorage {
   /** Stores bytes under a key; writing the same content-addressed key twice is harmless. */
   put(key: string, data: Buffer): Promise<void>;
-  /** The size in bytes, or null when there is no such file. */
-  size(key: string): Promise<number | null>;
-  /** The bytes, or an inclusive byte range of them. */
-  read(key: string, range?: { start: number; end: number }): Readable;
-  /**
-   * For `/readyz`: resolves when the storage can serve what the service needs of it now (the catalog
-   * only reads; the console writes too), throws saying what is wrong otherwise. Callers bound the wait.
-   */
-  checkReady(needs: 'read' | 'read-write'): Promise<void>;
+  /** The file's size and last write, or null when there is no such file. */
+  stat(key: string): Promise<StoredFile | null>;
+  /** The bytes, or an inclusive byte range of them; rejects when the file cannot be opened. */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  /** Removes a file; removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every stored file, in no particular order. */
+  list(): AsyncIterable<StoredFile>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Keys are file names on disk and object names in a bucket: nothing that could climb out of either. */
+export function assertSafeStorageKey(key: string): string {
+  if (!SAFE_KEY.test(key)) throw new Error(`unsafe storage key: ${key}`);
+  return key;
+}
+
+const isMissing = (err: unknown) => ['ENOENT', 'ENOTDIR'].includes((err as { code?: string }).code ?? '');
+const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/;
 
 export class LocalDirectoryStorage implements AssetStorage {
   constructor(private readonly root: string) {}
 
   private path(key: string): string {
-    if (!SAFE_KEY.test(key)) throw new Error(`unsafe storage key: ${key}`);
-    return join(this.root, key);
+    return join(this.root, assertSafeStorageKey(key));
   }
 
   async put(key: string, data: Buffer): Promise<void> {
@@ -43,22 +60,43 @@ export class LocalDirectoryStorage implements AssetStorage {
     }
   }
 
-  async size(key: string): Promise<number | null> {
+  async stat(key: string): Promise<StoredFile | null> {
     try {
-      return (await stat(this.path(key))).size;
-    } catch {
-      return null;
+      const found = await stat(this.path(key));
+      return { key, size: found.size, lastModified: found.mtime };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
     }
   }
 
-  read(key: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.path(key), range);
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const stream = createReadStream(this.path(key), range);
+    await new Promise<void>((resolve, reject) => {
+      const failed = (err: Error) => reject(err);
+      stream.once('error', failed);
+      stream.once('open', () => {
+        stream.off('error', failed);
+        resolve();
+      });
+    });
+    return stream;
   }
 
-  async checkReady(needs: 'read' | 'read-write'): Promise<void> {
-    // As put() would: a fresh install has no directory until its first upload. On a read-only volume
-    // that holds the directory already, mkdir of it is a no-op rather than an error.
-    await mkdir(this.root, { recursive: true });
-    await access(this.root, needs === 'read' ? constants.R_OK : constants.R_OK | constants.W_OK);
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  async *list(): AsyncIterable<StoredFile> {
+    const entries = await readdir(this.root, { withFileTypes: true }).catch((err: unknown) => {
+      if (isMissing(err)) return [];
+      throw err;
+    });
+    for (const entry of entries) {
+      // A write in progress is not a file yet.
+      if (!entry.isFile() || TEMPORARY.test(entry.name) || !SAFE_KEY.test(entry.name)) continue;
+      const found = await this.stat(entry.name);
+      if (found) yield found;
+    }
   }
 }

@@ -1,0 +1,140 @@
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NotFound,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { assertSafeStorageKey, type AssetStorage, type StoredFile } from './storage.js';
+
+/** A store that names no date: take the file for a fresh one, which the sweep leaves alone. */
+const unknownDate = () => new Date();
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** An S3-compatible store (MinIO, R2, Ceph...): its URL. Unset: AWS's own endpoint for the region. */
+  endpoint?: string;
+  /** `bucket` in the path instead of the host name; most self-hosted stores need it. */
+  forcePathStyle?: boolean;
+  /** Prepended to every key (`models/`), so the bucket can hold other things. */
+  prefix?: string;
+  /** The longest any one call may take until the store answers (a read's body then streams on). */
+  timeoutMs: number;
+  /** Tests only; production takes the SDK's standard chain (environment, shared files, the pod's role). */
+  credentials?: S3ClientConfig['credentials'];
+}
+
+/**
+ * Files in an S3-compatible bucket through the AWS SDK. Every call is bounded by `timeoutMs` (the SDK's
+ * retries included); a store that does not answer in time rejects with a `TimeoutError`, which the
+ * services answer as 503 with Retry-After like any other dependency fault.
+ */
+export class S3Storage implements AssetStorage {
+  private readonly client: S3Client;
+  private readonly prefix: string;
+
+  constructor(private readonly options: S3StorageOptions) {
+    this.prefix = options.prefix ?? '';
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle ?? false,
+      credentials: options.credentials,
+      // The socket deadlines also bound a body that stalls mid-stream, which the per-call deadline cannot.
+      requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs },
+    });
+  }
+
+  /**
+   * Sends one command under the deadline. The deadline ends when the answer arrives: a read's body
+   * streams on after it, and aborting then would cut the download.
+   */
+  private async send<T>(run: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`the object store did not answer within ${this.options.timeoutMs} ms`, 'TimeoutError')),
+      this.options.timeoutMs,
+    );
+    try {
+      return await run(controller.signal);
+    } catch (err) {
+      // The SDK reports an abort as its own AbortError; the reason says it was our deadline.
+      throw controller.signal.aborted ? controller.signal.reason : err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private objectKey(key: string): string {
+    return this.prefix + assertSafeStorageKey(key);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    await this.send((abortSignal) =>
+      this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: data }), { abortSignal }),
+    );
+  }
+
+  async stat(key: string): Promise<StoredFile | null> {
+    try {
+      const head = await this.send((abortSignal) =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }), { abortSignal }),
+      );
+      return { key, size: head.ContentLength ?? 0, lastModified: head.LastModified ?? unknownDate() };
+    } catch (err) {
+      if (err instanceof NotFound || err instanceof NoSuchKey) return null;
+      throw err;
+    }
+  }
+
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const object = await this.send((abortSignal) =>
+      this.client.send(
+        new GetObjectCommand({
+          Bucket: this.options.bucket,
+          Key: this.objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+        { abortSignal },
+      ),
+    );
+    // In Node the body is the response's IncomingMessage; destroying it frees the connection.
+    return object.Body as Readable;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.send((abortSignal) =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }), { abortSignal }),
+    );
+  }
+
+  async *list(): AsyncIterable<StoredFile> {
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.send((abortSignal) =>
+        this.client.send(
+          new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, ContinuationToken: continuationToken }),
+          { abortSignal },
+        ),
+      );
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice(this.prefix.length);
+        // Only keys this driver could have written: a "folder" below the prefix is someone else's.
+        if (!key || key.includes('/')) continue;
+        yield { key, size: object.Size ?? 0, lastModified: object.LastModified ?? unknownDate() };
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
+  }
+
+  /** Closes the client's connections. */
+  close(): void {
+    this.client.destroy();
+  }
+}

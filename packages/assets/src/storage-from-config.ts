@@ -1,0 +1,22 @@
+import { S3Storage } from './s3-storage.js';
+import { LocalDirectoryStorage, type AssetStorage } from './storage.js';
+
+/** The storage settings both services read (ASSET_STORAGE_DRIVER and the rest, docs/storage.md). */
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      forcePathStyle: boolean;
+      prefix?: string;
+      timeoutMs: number;
+    };
+
+/** The one place a driver is built from configuration; `close` releases its connections. */
+export function storageFromConfig(config: StorageConfig): { storage: AssetStorage; close: () => void } {
+  if (config.driver === 'local') return { storage: new LocalDirectoryStorage(config.dir), close: () => {} };
+  const storage = new S3Storage(config);
+  return { storage, close: () => storage.close() };
+}
