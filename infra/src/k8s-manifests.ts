@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IContainer, IEnvVar, IPodSpec } from 'kubernetes-models/v1';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import { parseAllDocuments } from 'yaml';
+
+// What the Kubernetes tests (k8s-*.test.ts) read: the example overlay as `kubectl kustomize` renders it.
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The services, as named in the manifests (app.kubernetes.io/name) and under services/. */
+export const SERVICES = ['gateway', 'catalog', 'webhooks', 'concierge', 'console'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** The two kustomizations an environment applies: the migration Job first, then the services. */
+export const KUSTOMIZATIONS = ['infra/k8s/overlays/example/migrate', 'infra/k8s/overlays/example'] as const;
+
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+/** kubectl on PATH (it carries kustomize), or null. */
+export function findKubectl(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'kubectl');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+export function render(kubectl: string, kustomization: string): K8sObject[] {
+  const output = execFileSync(kubectl, ['kustomize', join(repoRoot, kustomization)], { encoding: 'utf8' });
+  return parseAllDocuments(output).map((document) => {
+    if (document.errors.length) throw new Error(`${kustomization}: ${document.errors.map((error) => error.message).join('; ')}`);
+    return document.toJS() as K8sObject;
+  });
+}
+
+export function named<T extends K8sObject>(objects: K8sObject[], kind: string, name: string): T {
+  const found = objects.find((object) => object.kind === kind && object.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name} in the rendered manifests`);
+  return found as T;
+}
+
+export const ofKind = <T extends K8sObject>(objects: K8sObject[], kind: string): T[] =>
+  objects.filter((object) => object.kind === kind) as T[];
+
+export type Deployment = IDeployment & K8sObject;
+export type Job = IJob & K8sObject;
+export type ConfigMap = IConfigMap & K8sObject;
+export type NetworkPolicy = INetworkPolicy & K8sObject;
+
+export function podSpec(workload: Deployment | Job): IPodSpec {
+  const spec = workload.spec?.template.spec;
+  if (!spec) throw new Error(`${workload.kind} ${workload.metadata.name} has no pod template`);
+  return spec;
+}
+
+export function appContainer(deployment: Deployment): IContainer {
+  const container = podSpec(deployment).containers.find((candidate) => candidate.name === 'app');
+  if (!container) throw new Error(`Deployment ${deployment.metadata.name} has no container named app`);
+  return container;
+}
+
+/** The container port named `http`: where the service listens, and what probes and the Service target. */
+export function httpPort(container: IContainer): number {
+  const port = container.ports?.find((candidate) => candidate.name === 'http');
+  if (!port) throw new Error(`container ${container.name} has no port named http`);
+  return port.containerPort;
+}
+
+/**
+ * The environment a container starts with: literal values, ConfigMap keys, and Secret keys through
+ * `secret(key)` (the Secret's values are not in the repository). An optional reference to a missing
+ * key leaves the variable unset, as the kubelet does; a required one throws.
+ */
+export function resolveEnv(env: IEnvVar[], configMap: ConfigMap, secret: (key: string) => string | undefined): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const variable of env) {
+    const value = valueOf(variable, configMap, secret);
+    if (value !== undefined) resolved[variable.name] = value;
+  }
+  return resolved;
+}
+
+function valueOf(variable: IEnvVar, configMap: ConfigMap, secret: (key: string) => string | undefined): string | undefined {
+  if (variable.value !== undefined) return variable.value;
+  const configRef = variable.valueFrom?.configMapKeyRef;
+  const secretRef = variable.valueFrom?.secretKeyRef;
+  const ref = configRef ?? secretRef;
+  if (!ref) throw new Error(`${variable.name}: neither a value, a configMapKeyRef nor a secretKeyRef`);
+  if (configRef && configRef.name !== configMap.metadata.name) throw new Error(`${variable.name}: reads ConfigMap ${configRef.name}`);
+  const value = configRef ? configMap.data?.[ref.key] : secret(ref.key);
+  if (value === undefined && !ref.optional) throw new Error(`${variable.name}: required key ${ref.key} is missing`);
+  return value;
+}
