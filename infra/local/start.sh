@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `pnpm start`: the machine's Postgres and Redis, a build, then the stack (infra/src/start.ts).
+# `pnpm start`: a build, then the stack (infra/src/start.ts), which finds, starts or installs Postgres and
+# Redis unless DATABASE_URL / REDIS_URL name others.
 #
 # Ctrl-C reaches every process of the terminal's foreground group at once. A plain `sh -c` (dash) dies of
 # it at once, whatever its child does, and pnpm then reports the script as failed (ELIFECYCLE,
@@ -12,7 +13,6 @@ cd "$(dirname "$0")/../.."
 # Interrupted before the stack runs (during the build): stop quietly, as after it.
 trap 'echo; echo "stopped"; exit 0' INT
 
-bash infra/local/ensure-services.sh
 turbo run build --output-logs=errors-only
 
 # `node` on pnpm's PATH is the Node 24 of the `node` dev dependency, behind a shell wrapper.

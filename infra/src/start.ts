@@ -1,59 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { createDb, migrateToLatest } from '@partner/db';
 import { dataDir, loadLocalState, repoRoot, saveLocalState } from './local-env.js';
+import { LocalSetupError, prepareLocalStack } from './local-prepare.js';
+import { maskUrl } from './local-services.js';
 import { seedDemo } from './seed.js';
 
-// `pnpm start`: the whole stack on this machine. Migrates, starts the five services from their
-// built output (as production runs them), seeds a demo restaurant through the console API, prints keys.
-
-const state = loadLocalState();
-const env = {
-  DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/partner',
-  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  GATEWAY_PORT: process.env.GATEWAY_PORT ?? '8080',
-  CATALOG_PORT: process.env.CATALOG_PORT ?? '8081',
-  WEBHOOKS_PORT: process.env.WEBHOOKS_PORT ?? '8082',
-  // The gateway proxies to it; console calls its operator routes.
-  WEBHOOKS_URL: process.env.WEBHOOKS_URL ?? `http://127.0.0.1:${process.env.WEBHOOKS_PORT ?? '8082'}`,
-  CONCIERGE_PORT: process.env.CONCIERGE_PORT ?? '8083',
-  CONSOLE_PORT: process.env.CONSOLE_PORT ?? '8084',
-  // The console API is the operators' and the dashboard's: on this machine only.
-  CONSOLE_HOST: process.env.CONSOLE_HOST ?? '127.0.0.1',
-  CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
-  CURSOR_SIGNING_SECRET: process.env.CURSOR_SIGNING_SECRET ?? state.cursorSecret,
-  ASSET_SIGNING_SECRET: process.env.ASSET_SIGNING_SECRET ?? state.assetSecret,
-  MENU_PAGE_KEY_SECRET: process.env.MENU_PAGE_KEY_SECRET ?? state.menuPageKeySecret,
-  VIEW_TOKEN_SECRET: process.env.VIEW_TOKEN_SECRET ?? state.viewTokenSecret,
-  WEBHOOK_SEALING_KEYS: process.env.WEBHOOK_SEALING_KEYS ?? state.webhookSealingKeys,
-  // A receiver on this machine (http://localhost:3000/hooks) can be registered and sent to. Production
-  // leaves it unset: https and public addresses only.
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
-  // Locally there is usually no model: the demo page's widget then answers from the sandbox.
-  MENU_PAGE_KEY_ENVIRONMENT: process.env.MENU_PAGE_KEY_ENVIRONMENT ?? (process.env.OPENAI_API_KEY ? 'live' : 'test'),
-  ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
-  INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? state.jwt.privateKey,
-  INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? state.jwt.publicKey,
-};
-const gatewayUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${env.GATEWAY_PORT}`;
-const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;
-
-async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (!rowCount) await client.query(`create database "${name.replace(/"/g, '""')}"`);
-  } finally {
-    await client.end();
-  }
-}
+// `pnpm start`: the whole stack on this machine. Finds (or starts, or installs) Postgres and Redis unless
+// DATABASE_URL / REDIS_URL name others, migrates, starts the five services from their built output (as
+// production runs them), seeds a demo restaurant through the console API, prints keys.
 
 async function waitForHealth(name: string, port: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -96,11 +51,42 @@ const onSignal = () => (stopping ? killAll() : stopAll(0));
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-await ensureDatabase(env.DATABASE_URL);
-const db = createDb({ url: env.DATABASE_URL, max: 1 });
-const migration = await migrateToLatest(db);
-await db.destroy();
-if (migration.error) throw new Error('migrating the database failed', { cause: migration.error });
+const stack = await prepareLocalStack(process.env).catch((err: unknown) => {
+  if (!(err instanceof LocalSetupError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+});
+
+const state = loadLocalState();
+const env = {
+  DATABASE_URL: stack.databaseUrl,
+  REDIS_URL: stack.redisUrl,
+  GATEWAY_PORT: process.env.GATEWAY_PORT ?? '8080',
+  CATALOG_PORT: process.env.CATALOG_PORT ?? '8081',
+  WEBHOOKS_PORT: process.env.WEBHOOKS_PORT ?? '8082',
+  // The gateway proxies to it; console calls its operator routes.
+  WEBHOOKS_URL: process.env.WEBHOOKS_URL ?? `http://127.0.0.1:${process.env.WEBHOOKS_PORT ?? '8082'}`,
+  CONCIERGE_PORT: process.env.CONCIERGE_PORT ?? '8083',
+  CONSOLE_PORT: process.env.CONSOLE_PORT ?? '8084',
+  // The console API is the operators' and the dashboard's: on this machine only.
+  CONSOLE_HOST: process.env.CONSOLE_HOST ?? '127.0.0.1',
+  CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
+  CURSOR_SIGNING_SECRET: process.env.CURSOR_SIGNING_SECRET ?? state.cursorSecret,
+  ASSET_SIGNING_SECRET: process.env.ASSET_SIGNING_SECRET ?? state.assetSecret,
+  MENU_PAGE_KEY_SECRET: process.env.MENU_PAGE_KEY_SECRET ?? state.menuPageKeySecret,
+  VIEW_TOKEN_SECRET: process.env.VIEW_TOKEN_SECRET ?? state.viewTokenSecret,
+  WEBHOOK_SEALING_KEYS: process.env.WEBHOOK_SEALING_KEYS ?? state.webhookSealingKeys,
+  // A receiver on this machine (http://localhost:3000/hooks) can be registered and sent to. Production
+  // leaves it unset: https and public addresses only.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
+  // Locally there is usually no model: the demo page's widget then answers from the sandbox.
+  MENU_PAGE_KEY_ENVIRONMENT: process.env.MENU_PAGE_KEY_ENVIRONMENT ?? (process.env.OPENAI_API_KEY ? 'live' : 'test'),
+  ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
+  INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? state.jwt.privateKey,
+  INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? state.jwt.publicKey,
+};
+const gatewayUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${env.GATEWAY_PORT}`;
+const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;
 
 const logDir = join(dataDir, 'logs');
 mkdirSync(logDir, { recursive: true });
@@ -155,6 +141,8 @@ Partner platform is running.
   docs      ${gatewayUrl}/docs       (API reference; guides in docs/guides)
   console   ${consoleUrl}        (admin API; token below)
   services  catalog :${env.CATALOG_PORT}  webhooks :${env.WEBHOOKS_PORT}  concierge :${env.CONCIERGE_PORT}
+  postgres  ${maskUrl(env.DATABASE_URL)}
+  redis     ${maskUrl(env.REDIS_URL)}
   logs      .data/logs/<service>.log
   webhooks  ${privateTargetsLine}
 
