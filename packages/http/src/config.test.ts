@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, crossFieldRule, distinctSecrets, parseEnv, zBoolFlag, zPort } from './config.js';
+import { commonConfig, ConfigError, crossFieldRule, distinctSecrets, parseEnv, ZCommonEnv, zBoolFlag, zPort } from './config.js';
 
 /** The message of the ConfigError a parse throws; fails the test when nothing is thrown. */
 function configErrorOf(parse: () => unknown): string {
@@ -65,5 +65,18 @@ describe('configuration', () => {
     const schema = z.object({ A_SECRET: z.string().min(8), B_SECRET: z.string().min(8) }).check(distinctSecrets('A_SECRET', 'B_SECRET'));
     const message = configErrorOf(() => parseEnv(schema, { A_SECRET: 'short', B_SECRET: 'short' }));
     expect(message).not.toContain('must differ');
+  });
+
+  it('gives every service readiness and shutdown settings: 1 s checks, a 5 s drain, 30 s for streams unless set', () => {
+    const base = { DATABASE_URL: 'postgres://db', REDIS_URL: 'redis://redis' };
+    expect(commonConfig(parseEnv(ZCommonEnv, base))).toMatchObject({
+      readinessCheckTimeoutMs: 1000,
+      shutdown: { drainMs: 5000, streamGraceMs: 30_000 },
+    });
+    const set = { ...base, READINESS_CHECK_TIMEOUT_MS: '250', SHUTDOWN_DRAIN_SECONDS: '0.5', SHUTDOWN_STREAM_GRACE_SECONDS: '0' };
+    expect(commonConfig(parseEnv(ZCommonEnv, set))).toMatchObject({ readinessCheckTimeoutMs: 250, shutdown: { drainMs: 500, streamGraceMs: 0 } });
+    const message = configErrorOf(() => parseEnv(ZCommonEnv, { ...base, SHUTDOWN_DRAIN_SECONDS: '-1', READINESS_CHECK_TIMEOUT_MS: '0' }));
+    expect(message).toContain('SHUTDOWN_DRAIN_SECONDS');
+    expect(message).toContain('READINESS_CHECK_TIMEOUT_MS');
   });
 });

@@ -46,6 +46,21 @@ export const ZCommonEnv = z.object({
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   /** ...and a whole request: unanswered by then, it is `503 service_unavailable` with Retry-After. */
   REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(8000),
+  /** `/readyz`: how long each check (Postgres, Redis, storage, an upstream) may take before it counts as failed. */
+  READINESS_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
+  /**
+   * On SIGTERM the service answers `/readyz` 503 at once but keeps serving this long, while load
+   * balancers (Kubernetes endpoints, kube-proxy, the ingress) stop sending it new requests; every
+   * response from then on closes its connection. Under Kubernetes it must cover the endpoints' update
+   * (a few seconds), here or as a `preStop` sleep before the signal.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).default(5),
+  /**
+   * Then it stops accepting, and requests in flight and open streams (SSE) get this long to end on
+   * their own before their connections are cut. The pod's terminationGracePeriodSeconds must exceed
+   * the drain, this, and a few seconds to close the pools.
+   */
+  SHUTDOWN_STREAM_GRACE_SECONDS: z.coerce.number().min(0).default(30),
 });
 
 /** A service behind the gateway also verifies the gateway's internal JWT. */
@@ -69,8 +84,12 @@ export function commonConfig(env: z.infer<typeof ZCommonEnv>) {
     },
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,
+    readinessCheckTimeoutMs: env.READINESS_CHECK_TIMEOUT_MS,
+    shutdown: { drainMs: secondsToMs(env.SHUTDOWN_DRAIN_SECONDS), streamGraceMs: secondsToMs(env.SHUTDOWN_STREAM_GRACE_SECONDS) },
   };
 }
+
+const secondsToMs = (seconds: number) => Math.round(seconds * 1000);
 export type CommonConfig = ReturnType<typeof commonConfig>;
 
 /** PEM values often arrive through env files with literal "\n"; accept both forms. */

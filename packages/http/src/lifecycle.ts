@@ -4,12 +4,26 @@ import type { Logger } from './logger.js';
 export interface RunningServer {
   server: Server;
   port: number;
-  close(): Promise<void>;
+  /** The server's request listener: `handler` behind the drain's `Connection: close`. */
+  listener: RequestListener;
+  /**
+   * From now on every response closes its connection once sent (`Connection: close`): a client on a
+   * keep-alive connection reconnects, through its load balancer, to a replica that stays, and no
+   * connection is left idle for `close()` to cut while a request may be on its way.
+   */
+  drain(): void;
+  /** Stops accepting; requests in flight and open streams get `graceMs` (10 s unless given) to end. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Listens on `port` (0 picks a free one) and resolves once the socket is bound. */
 export async function listen(handler: RequestListener, port: number, host = '0.0.0.0'): Promise<RunningServer> {
-  const server = createServer(handler);
+  let draining = false;
+  const listener: RequestListener = (req, res) => {
+    if (draining) res.shouldKeepAlive = false;
+    handler(req, res);
+  };
+  const server = createServer(listener);
   // Behind load balancers with their own idle timeouts, keep sockets a little longer than they do.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -21,7 +35,11 @@ export async function listen(handler: RequestListener, port: number, host = '0.0
   return {
     server,
     port: typeof address === 'object' && address ? address.port : port,
-    close: () => closeGracefully(server, 10_000),
+    listener,
+    drain: () => {
+      draining = true;
+    },
+    close: (graceMs = 10_000) => closeGracefully(server, graceMs),
   };
 }
 
@@ -41,8 +59,8 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
 }
 
 /**
- * The tail of every `main.ts`: on SIGTERM or SIGINT stop the service gracefully (stop accepting,
- * finish in-flight requests, close pools), then exit.
+ * The tail of every `main.ts`: on SIGTERM or SIGINT shut the service down gracefully (drain, stop
+ * accepting, let in-flight requests and streams finish, close pools), then exit.
  */
 export function shutdownOnSignals(options: { logger: Logger; stop: () => Promise<void> }): void {
   let stopping = false;

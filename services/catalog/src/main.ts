@@ -4,4 +4,4 @@ import { startCatalog } from './server.js';
 
 const service = await startCatalog(loadConfigOrExit(() => loadCatalogConfig(process.env)));
 service.logger.info({ port: service.port }, 'catalog listening');
-shutdownOnSignals({ logger: service.logger, stop: service.stop });
+shutdownOnSignals({ logger: service.logger, stop: service.shutdown });

@@ -4,4 +4,4 @@ import { startConcierge } from './server.js';
 
 const service = await startConcierge(loadConfigOrExit(() => loadConciergeConfig(process.env)));
 service.logger.info({ port: service.port }, 'concierge listening');
-shutdownOnSignals({ logger: service.logger, stop: service.stop });
+shutdownOnSignals({ logger: service.logger, stop: service.shutdown });

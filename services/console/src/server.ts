@@ -1,22 +1,26 @@
-import { type StartedService, startWith } from '@partner/http';
+import { postgresCheck, Readiness, redisCheck, type StartedService, startWith, storageCheck } from '@partner/http';
 import { createApp } from './app.js';
 import type { ConsoleConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { startHousekeeping } from './housekeeping/housekeeping.js';
 
+/** Ready with Postgres, Redis and the asset storage; the webhooks service it calls for some pages is not checked. */
 export async function startConsole(config: ConsoleConfig): Promise<StartedService> {
   const { deps, closeDeps } = await createDeps(config);
   const housekeeping = startHousekeeping(deps);
+  const readiness = new Readiness({
+    checks: [postgresCheck(deps.db), redisCheck(deps.redis), storageCheck(deps.storage)],
+    timeoutMs: config.readinessCheckTimeoutMs,
+    logger: deps.logger,
+  });
   return startWith(
     {
       app: createApp(deps),
       logger: deps.logger,
-      closeDeps: async () => {
-        housekeeping.stop();
-        await closeDeps();
-      },
+      readiness,
+      stopBackground: async () => housekeeping.stop(),
+      closeDeps,
     },
-    config.port,
-    config.host,
+    { port: config.port, host: config.host, shutdown: config.shutdown },
   );
 }

@@ -7,7 +7,11 @@ import {
   FaultLog,
   keyInvalidations,
   onRedisError,
+  postgresCheck,
+  type ReadinessCheck,
+  redisCheck,
   subscribeToInvalidations,
+  upstreamCheck,
 } from '@partner/http';
 import { createDb } from '@partner/db';
 import { KeyCache } from './auth/key-cache.js';
@@ -28,7 +32,7 @@ const UPSTREAM_GRACE_MS = 1_000;
 export async function createDeps(
   config: GatewayConfig,
   options: { clock?: () => Date } = {},
-): Promise<{ deps: GatewayDeps; closeDeps: () => Promise<void> }> {
+): Promise<{ deps: GatewayDeps; checks: ReadinessCheck[]; closeDeps: () => Promise<void> }> {
   const { clock } = options;
   const now = clock ?? (() => new Date());
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
@@ -73,6 +77,14 @@ export async function createDeps(
   };
   return {
     deps,
+    // Reported, never required but Postgres: the gateway serves through a Redis outage (each replica
+    // counts its share of the limits), and an upstream that is down fails its own routes only; every
+    // replica turning unready for either would take the whole API down with it.
+    checks: [
+      postgresCheck(db),
+      { ...redisCheck(redis), required: false },
+      ...Object.entries(config.services).map(([name, origin]) => ({ ...upstreamCheck(name, origin), required: false })),
+    ],
     closeDeps: async () => {
       await proxy.close();
       await Promise.all([closeRedis(subscriber), closeRedis(redis), db.destroy()]);

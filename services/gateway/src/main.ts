@@ -4,4 +4,4 @@ import { startGateway } from './server.js';
 
 const service = await startGateway(loadConfigOrExit(() => loadGatewayConfig(process.env)));
 service.logger.info({ port: service.port }, 'gateway listening');
-shutdownOnSignals({ logger: service.logger, stop: service.stop });
+shutdownOnSignals({ logger: service.logger, stop: service.shutdown });

@@ -1,26 +1,20 @@
-import { listen, type RunningServer, type StartedService } from '@partner/http';
+import { Readiness, type StartedService, startWith } from '@partner/http';
 import { createApp } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { handleHttpEdgeCases } from './protocol/http-edge-cases.js';
 
 export async function startGateway(config: GatewayConfig, options: Parameters<typeof createDeps>[1] = {}): Promise<StartedService> {
-  const { deps, closeDeps } = await createDeps(config, options);
-  const app = createApp(deps);
-  let server: RunningServer;
-  try {
-    server = await listen(app, config.port);
-  } catch (err) {
-    await closeDeps();
-    throw err;
-  }
-  handleHttpEdgeCases(server.server, app, deps.logger);
-  return {
-    port: server.port,
-    logger: deps.logger,
-    stop: async () => {
-      await server.close();
-      await closeDeps();
+  const { deps, checks, closeDeps } = await createDeps(config, options);
+  const readiness = new Readiness({ checks, timeoutMs: config.readinessCheckTimeoutMs, logger: deps.logger });
+  return startWith(
+    {
+      app: createApp(deps),
+      logger: deps.logger,
+      readiness,
+      closeDeps,
+      onServer: (server, listener) => handleHttpEdgeCases(server, listener, deps.logger),
     },
-  };
+    { port: config.port, shutdown: config.shutdown },
+  );
 }

@@ -4,4 +4,4 @@ import { startWebhooks } from './server.js';
 
 const service = await startWebhooks(loadConfigOrExit(() => loadWebhooksConfig(process.env)));
 service.logger.info({ port: service.port }, 'webhooks listening');
-shutdownOnSignals({ logger: service.logger, stop: service.stop });
+shutdownOnSignals({ logger: service.logger, stop: service.shutdown });

@@ -1,5 +1,5 @@
 import { createDb } from '@partner/db';
-import { describeFault, type StartedService, startWith } from '@partner/http';
+import { describeFault, postgresCheck, Readiness, redisCheck, type StartedService, startWith } from '@partner/http';
 import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -47,17 +47,26 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
     mailer,
   });
   if (config.dispatcherEnabled) dispatcher.start();
+  // The API's pool, not the dispatcher's: that one is busy by design under load, and both reach the
+  // same Postgres.
+  const readiness = new Readiness({
+    checks: [postgresCheck(deps.db), redisCheck(deps.redis)],
+    timeoutMs: config.readinessCheckTimeoutMs,
+    logger: deps.logger,
+  });
   return startWith(
     {
       app,
       logger: deps.logger,
+      readiness,
+      // Stops claiming as shutdown begins (other replicas take the rest), finishes the attempts in flight.
+      stopBackground: () => dispatcher.stop(),
       closeDeps: async () => {
-        await dispatcher.stop();
         if (dispatcherDb !== deps.db) await dispatcherDb.destroy();
         mailer?.close();
         await closeDeps();
       },
     },
-    config.port,
+    { port: config.port, shutdown: config.shutdown },
   );
 }
