@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { commonConfig, distinctSecrets, parseEnv, pemFromEnv, ZBehindGatewayEnv, zPort } from '@partner/http';
+import {
+  commonConfig,
+  distinctSecrets,
+  parseEnv,
+  pemFromEnv,
+  storageConfig,
+  storageEnvRule,
+  storageEnvShape,
+  zAssetUrlTtlSeconds,
+  ZBehindGatewayEnv,
+  zPort,
+} from '@partner/http';
 
 const ZCatalogEnv = ZBehindGatewayEnv.extend({
   CATALOG_PORT: zPort(8081),
@@ -9,14 +20,9 @@ const ZCatalogEnv = ZBehindGatewayEnv.extend({
   VIEW_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** HMAC key for signed asset URLs; every catalog replica must share it. */
   ASSET_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
-  /** The local-directory asset store (shared with console, which writes uploaded models there). */
-  ASSET_STORAGE_DIR: z.string().min(1, 'is required (a directory path)'),
-  ASSET_URL_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(30)
-    .max(7 * 24 * 3600)
-    .default(900),
+  /** The asset store console writes uploaded models to (docs/storage.md). */
+  ...storageEnvShape,
+  ASSET_URL_TTL_SECONDS: zAssetUrlTtlSeconds,
   /** Derives each restaurant's public menu page key (console creates the key row with the same secret). */
   MENU_PAGE_KEY_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Must match console's: which environment the menu page's derived key belongs to. */
@@ -36,7 +42,9 @@ const ZCatalogEnv = ZBehindGatewayEnv.extend({
     .int()
     .min(1024 * 1024)
     .default(64 * 1024 * 1024),
-}).check(distinctSecrets('CURSOR_SIGNING_SECRET', 'VIEW_TOKEN_SECRET', 'ASSET_SIGNING_SECRET', 'MENU_PAGE_KEY_SECRET'));
+})
+  .check(distinctSecrets('CURSOR_SIGNING_SECRET', 'VIEW_TOKEN_SECRET', 'ASSET_SIGNING_SECRET', 'MENU_PAGE_KEY_SECRET'))
+  .check(storageEnvRule);
 
 export function loadCatalogConfig(env: Record<string, string | undefined>) {
   const own = parseEnv(ZCatalogEnv, env);
@@ -47,7 +55,7 @@ export function loadCatalogConfig(env: Record<string, string | undefined>) {
     cursorSecret: own.CURSOR_SIGNING_SECRET,
     assetSecret: own.ASSET_SIGNING_SECRET,
     viewTokenSecret: own.VIEW_TOKEN_SECRET,
-    assetStorageDir: own.ASSET_STORAGE_DIR,
+    storage: storageConfig(own),
     assetUrlTtlSeconds: own.ASSET_URL_TTL_SECONDS,
     publicBaseUrl: own.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     menuPageKeySecret: own.MENU_PAGE_KEY_SECRET,

@@ -1,4 +1,4 @@
-import { AssetSigner, LocalDirectoryStorage, type AssetStorage } from '@partner/assets';
+import { AssetSigner, storageFromConfig, type AssetStorage } from '@partner/assets';
 import type { RestaurantRow } from '@partner/db';
 import { UsageMeter } from '@partner/entitlements';
 import {
@@ -57,6 +57,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
     commandTimeoutMs: config.redisCommandTimeoutMs,
   });
   const menuPages = new MenuPageCache({ ttlMs: config.accessCacheTtlMs });
+  const storage = storageFromConfig(config.storage);
   await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
   await subscribeToInvalidations(subscriber, { channel: menuInvalidations, prefix: config.redisPrefix }, menuPages, deps.logger);
   return {
@@ -72,13 +73,14 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       menuAccess: new CoalescedReads(),
       menuMaxItems: config.menuMaxItems,
       signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),
-      storage: new LocalDirectoryStorage(config.assetStorageDir),
+      storage: storage.storage,
       publicBaseUrl: config.publicBaseUrl,
       menuPageKeySecret: config.menuPageKeySecret,
       menuPageKeyEnvironment: config.menuPageKeyEnvironment,
     },
     closeDeps: async () => {
       await closeRedis(subscriber);
+      storage.close();
       await closeDeps();
     },
   };

@@ -94,6 +94,16 @@ describe('GET /v1/assets/...', () => {
     expect(whole.body.length).toBe(size);
   });
 
+  it('answers 304 to a viewer that has the file (If-None-Match), also when it asks for a range', async () => {
+    const { files, paths } = await seedSignedModel();
+    const etag = `"${files.glb.key.split('.')[0]}"`;
+    const cached = await download(paths.glb, { 'If-None-Match': etag }).expect(304);
+    expect(cached.headers).toMatchObject({ etag, 'cache-control': `public, max-age=${ASSET_URL_TTL_SECONDS}, immutable` });
+    expect(cached.headers['content-length']).toBeUndefined();
+    await download(paths.glb, { 'If-None-Match': `"other", ${etag}`, Range: 'bytes=0-3' }).expect(304);
+    await download(paths.glb, { 'If-None-Match': '"other"' }).expect(200);
+  });
+
   it('answers 416 for a range outside the file', async () => {
     const { files, paths } = await seedSignedModel();
     const res = await h.get(paths.glb, publicPrincipal).set('Range', 'bytes=10000-20000');

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { OwnerRef, Principal } from '@partner/auth';
 import { AssetSigner, LocalDirectoryStorage } from '@partner/assets';
+import { startS3TestServer, type S3TestServer } from '@partner/assets/testing';
 import { UsageMeter } from '@partner/entitlements';
 import {
   accessInvalidations,
@@ -57,8 +58,10 @@ export interface AppHarness {
   /** Plays the gateway: the internal-token headers for a principal. */
   caller: ReturnType<typeof internalCaller>;
   clock: TestClock;
-  /** The directory behind `deps.storage`. */
+  /** The directory behind `deps.storage` (the local driver's). */
   assetDir: string;
+  /** The S3-protocol server behind `deps.storage` when the harness was started with `storage: 's3'`. */
+  s3: S3TestServer | undefined;
   /** A GET as the gateway forwards it for `principal`. */
   get(path: string, principal: Principal): request.Test;
   post(path: string, principal: Principal): request.Test;
@@ -67,14 +70,16 @@ export interface AppHarness {
 
 /**
  * The catalog as `server.ts` builds it, on this test file's own database, Redis prefix (console's
- * item invalidations arrive over it) and asset directory, with a clock the test controls.
+ * item invalidations arrive over it) and asset directory (or, with `storage: 's3'`, a bucket on an
+ * S3-protocol server of its own), with a clock the test controls.
  */
-export async function startAppHarness(): Promise<AppHarness> {
+export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}): Promise<AppHarness> {
   const database = await useTestDatabase();
   const redisPrefix = useRedisPrefix();
   const redis = await connectRedis(testRedisUrl(), () => {});
   const subscriber = await connectRedis(testRedisUrl(), () => {});
   const assetDir = await mkdtemp(join(tmpdir(), 'catalog-assets-'));
+  const s3 = options.storage === 's3' ? await startS3TestServer() : undefined;
   const caller = internalCaller('catalog');
   const clock = new TestClock();
   const logger = silentLogger();
@@ -103,7 +108,7 @@ export async function startAppHarness(): Promise<AppHarness> {
       publicBaseUrl: PUBLIC_BASE_URL,
       ttlSeconds: ASSET_URL_TTL_SECONDS,
     }),
-    storage: new LocalDirectoryStorage(assetDir),
+    storage: s3 ? s3.storage() : new LocalDirectoryStorage(assetDir),
     publicBaseUrl: PUBLIC_BASE_URL,
     menuPageKeySecret: MENU_PAGE_KEY_SECRET,
     menuPageKeyEnvironment: 'live',
@@ -115,11 +120,12 @@ export async function startAppHarness(): Promise<AppHarness> {
     caller,
     clock,
     assetDir,
+    s3,
     get: (path, principal) => request(app).get(path).set(caller.headers(principal)),
     post: (path, principal) => request(app).post(path).set(caller.headers(principal)),
     close: async () => {
       await Promise.all([redis.quit(), subscriber.quit()]);
-      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(assetDir, { recursive: true, force: true })]);
+      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(assetDir, { recursive: true, force: true }), s3?.close()]);
     },
   };
 }
@@ -128,10 +134,10 @@ export async function startAppHarness(): Promise<AppHarness> {
  * For a test file: the harness, started before its tests and closed after them. The object is filled
  * in by `beforeAll`, so tests read it freely; the clock goes back to real time after every test.
  */
-export function useAppHarness(): AppHarness {
+export function useAppHarness(options: { storage?: 'local' | 's3' } = {}): AppHarness {
   const harness = {} as AppHarness;
   beforeAll(async () => {
-    Object.assign(harness, await startAppHarness());
+    Object.assign(harness, await startAppHarness(options));
   });
   afterEach(() => harness.clock.reset());
   afterAll(() => harness.close());
