@@ -4,7 +4,14 @@ import { S3Storage } from './s3-storage.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const driverAt = (port: number, timeoutMs: number) =>
-  new S3Storage({ bucket: 'partner-assets', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, timeoutMs, credentials });
+  new S3Storage({
+    bucket: 'partner-assets',
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    timeoutMs,
+    credentials,
+  });
 
 /** The error's `code`s down its `cause` chain and aggregates, as the services' fault classifier reads them. */
 function codesOf(err: unknown): string[] {

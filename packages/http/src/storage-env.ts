@@ -42,9 +42,11 @@ type StorageEnv = z.infer<z.ZodObject<typeof storageEnvShape>>;
 export const storageEnvRule = crossFieldRule<StorageEnv>(
   ['ASSET_STORAGE_DRIVER', 'ASSET_STORAGE_DIR', 'ASSET_S3_BUCKET', 'ASSET_S3_REGION'],
   (env, ctx) => {
-    const required = env.ASSET_STORAGE_DRIVER === 'local' ? (['ASSET_STORAGE_DIR'] as const) : (['ASSET_S3_BUCKET', 'ASSET_S3_REGION'] as const);
+    const required =
+      env.ASSET_STORAGE_DRIVER === 'local' ? (['ASSET_STORAGE_DIR'] as const) : (['ASSET_S3_BUCKET', 'ASSET_S3_REGION'] as const);
     for (const name of required) {
-      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `is required when ASSET_STORAGE_DRIVER is ${env.ASSET_STORAGE_DRIVER}` });
+      if (!env[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: `is required when ASSET_STORAGE_DRIVER is ${env.ASSET_STORAGE_DRIVER}` });
     }
   },
 );

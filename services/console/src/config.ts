@@ -1,5 +1,22 @@
 import { z } from 'zod';
-import { commonConfig, parseEnv, pemFromEnv, ZCommonEnv, zPort } from '@partner/http';
+import {
+  commonConfig,
+  crossFieldRule,
+  parseEnv,
+  pemFromEnv,
+  storageConfig,
+  storageEnvRule,
+  storageEnvShape,
+  zAssetUrlTtlSeconds,
+  ZCommonEnv,
+  zPort,
+} from '@partner/http';
+
+/**
+ * How much longer than a signed URL's life the sweep keeps an unreferenced file: the margin covers an
+ * upload between writing its files and pointing its item at them, and clocks that disagree a little.
+ */
+export const SWEEP_GRACE_MARGIN_SECONDS = 3600;
 
 const ZConsoleEnv = ZCommonEnv.extend({
   CONSOLE_PORT: zPort(8084),
@@ -9,8 +26,18 @@ const ZConsoleEnv = ZCommonEnv.extend({
   CONSOLE_ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
   /** Where owners open connect links (the dashboard's origin). */
   CONSOLE_PUBLIC_URL: z.url().default('http://localhost:8084'),
-  /** The local-directory asset store uploaded models are written to (catalog serves them). */
-  ASSET_STORAGE_DIR: z.string().min(1, 'is required (a directory path)'),
+  /** The asset store uploaded models are written to; catalog serves them from it (docs/storage.md). */
+  ...storageEnvShape,
+  /** Must match the catalog's: the sweep waits longer than any signed URL lives. */
+  ASSET_URL_TTL_SECONDS: zAssetUrlTtlSeconds,
+  /** How long a file no item references any more is kept before the sweep deletes it (one day). */
+  ASSET_SWEEP_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600),
+  /** How often the sweep runs; 0 turns it off (another replica, or an operator, sweeps). */
+  ASSET_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   MODEL_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -26,7 +53,23 @@ const ZConsoleEnv = ZCommonEnv.extend({
   WEBHOOKS_URL: z.url().default('http://127.0.0.1:8082'),
   /** PEM of the internal JWT private key (the gateway's): signs console's operator tokens. */
   INTERNAL_JWT_PRIVATE_KEY: z.string().min(1, 'is required (PEM private key)'),
-});
+})
+  .check(storageEnvRule)
+  .check(
+    crossFieldRule<{ ASSET_URL_TTL_SECONDS: number; ASSET_SWEEP_GRACE_SECONDS: number }>(
+      ['ASSET_URL_TTL_SECONDS', 'ASSET_SWEEP_GRACE_SECONDS'],
+      (env, ctx) => {
+        const least = env.ASSET_URL_TTL_SECONDS + SWEEP_GRACE_MARGIN_SECONDS;
+        if (env.ASSET_SWEEP_GRACE_SECONDS < least) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['ASSET_SWEEP_GRACE_SECONDS'],
+            message: `must be at least ${least} (ASSET_URL_TTL_SECONDS plus ${SWEEP_GRACE_MARGIN_SECONDS}): a file must outlive every signed URL to it`,
+          });
+        }
+      },
+    ),
+  );
 
 export function loadConsoleConfig(env: Record<string, string | undefined>) {
   const parsed = parseEnv(ZConsoleEnv, env);
@@ -36,7 +79,8 @@ export function loadConsoleConfig(env: Record<string, string | undefined>) {
     host: parsed.CONSOLE_HOST,
     adminToken: parsed.CONSOLE_ADMIN_TOKEN,
     publicUrl: parsed.CONSOLE_PUBLIC_URL,
-    assetStorageDir: parsed.ASSET_STORAGE_DIR,
+    storage: storageConfig(parsed),
+    sweep: { graceMs: parsed.ASSET_SWEEP_GRACE_SECONDS * 1000, intervalMs: parsed.ASSET_SWEEP_INTERVAL_SECONDS * 1000 },
     maxModelBytes: parsed.MODEL_MAX_BYTES,
     webhooksUrl: parsed.WEBHOOKS_URL,
     internalPrivateKey: pemFromEnv(parsed.INTERNAL_JWT_PRIVATE_KEY),

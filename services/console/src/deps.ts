@@ -1,4 +1,4 @@
-import { LocalDirectoryStorage, type AssetStorage } from '@partner/assets';
+import { storageFromConfig, type AssetStorage } from '@partner/assets';
 import { createServiceDeps, type ServiceDeps } from '@partner/http';
 import type { ConsoleConfig } from './config.js';
 import { WebhooksServiceClient } from './webhooks/webhooks.client.js';
@@ -16,18 +16,22 @@ export interface ConsoleDeps extends ServiceDeps {
 
 export async function createDeps(config: ConsoleConfig): Promise<{ deps: ConsoleDeps; closeDeps: () => Promise<void> }> {
   const { deps, closeDeps } = await createServiceDeps('console', config, { purgesIdempotencyRecords: false });
+  const storage = storageFromConfig(config.storage);
   return {
     deps: {
       ...deps,
       adminToken: config.adminToken,
       publicUrl: config.publicUrl,
-      storage: new LocalDirectoryStorage(config.assetStorageDir),
+      storage: storage.storage,
       maxModelBytes: config.maxModelBytes,
       webhooks: new WebhooksServiceClient({ baseUrl: config.webhooksUrl, internalPrivateKey: config.internalPrivateKey }),
       menuPageKeySecret: config.menuPageKeySecret,
       menuPageKeyEnvironment: config.menuPageKeyEnvironment,
       publicBaseUrl: config.publicBaseUrl,
     },
-    closeDeps,
+    closeDeps: async () => {
+      storage.close();
+      await closeDeps();
+    },
   };
 }

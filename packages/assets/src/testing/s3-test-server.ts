@@ -30,7 +30,15 @@ export async function startS3TestServer(): Promise<S3TestServer> {
     endpoint,
     bucket,
     storage: (options = {}) => {
-      const driver = new S3Storage({ bucket, region: 'us-east-1', endpoint, forcePathStyle: true, timeoutMs: 2000, credentials, ...options });
+      const driver = new S3Storage({
+        bucket,
+        region: 'us-east-1',
+        endpoint,
+        forcePathStyle: true,
+        timeoutMs: 2000,
+        credentials,
+        ...options,
+      });
       drivers.push(driver);
       return driver;
     },

@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
 import { LocalDirectoryStorage } from '@partner/assets';
+import { startS3TestServer, type S3TestServer } from '@partner/assets/testing';
 import { connectRedis, DEFAULT_MAX_BODY_BYTES, silentLogger } from '@partner/http';
 import { freePort, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
@@ -19,21 +20,26 @@ export interface AppHarness {
   admin: Record<string, string>;
   /** The clock `deps.now` reads: real time until a test moves it. */
   clock: { advance(ms: number): void };
+  /** The directory behind `deps.storage` (the local driver's). */
   storageDir: string;
+  /** The S3-protocol server behind `deps.storage` when the harness was started with `storage: 's3'`. */
+  s3: S3TestServer | undefined;
   /** A second Redis connection subscribed to one of console's channels (`keys:invalidate`...). */
   subscribe(channel: string): Promise<ChannelListener>;
   close(): Promise<void>;
 }
 
 /**
- * Console as `server.ts` builds it, on this test file's own database, Redis prefix and asset directory.
- * The webhooks service is not running: its client points at a closed port.
+ * Console as `server.ts` builds it, on this test file's own database, Redis prefix and asset directory
+ * (or, with `storage: 's3'`, a bucket on an S3-protocol server of its own). The webhooks service is not
+ * running: its client points at a closed port.
  */
-export async function startAppHarness(): Promise<AppHarness> {
+export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}): Promise<AppHarness> {
   const database = await useTestDatabase();
   const redisPrefix = useRedisPrefix();
   const redis = await connectRedis(testRedisUrl(), () => {});
   const storageDir = await mkdtemp(join(tmpdir(), 'console-assets-'));
+  const s3 = options.storage === 's3' ? await startS3TestServer() : undefined;
   const adminToken = `adm_${randomBytes(24).toString('hex')}`;
   let offsetMs = 0;
   const deps: ConsoleDeps = {
@@ -45,7 +51,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     adminToken,
     publicUrl: 'http://dashboard.test',
     now: () => new Date(Date.now() + offsetMs),
-    storage: new LocalDirectoryStorage(storageDir),
+    storage: s3 ? s3.storage() : new LocalDirectoryStorage(storageDir),
     maxModelBytes: 5 * 1024 * 1024,
     webhooks: new WebhooksServiceClient({
       baseUrl: `http://127.0.0.1:${await freePort()}`,
@@ -62,6 +68,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     admin: { Authorization: `Bearer ${adminToken}` },
     clock: { advance: (ms) => (offsetMs += ms) },
     storageDir,
+    s3,
     subscribe: async (channel) => {
       const listener = await listenTo(`${redisPrefix.prefix}${channel}`);
       listeners.push(listener);
@@ -70,7 +77,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     close: async () => {
       await Promise.all(listeners.map((listener) => listener.close()));
       await redis.quit();
-      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(storageDir, { recursive: true, force: true })]);
+      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(storageDir, { recursive: true, force: true }), s3?.close()]);
     },
   };
 }
@@ -79,10 +86,10 @@ export async function startAppHarness(): Promise<AppHarness> {
  * For a test file: the harness, started before its tests and closed after them. The object is filled
  * in by `beforeAll`, so tests read it freely.
  */
-export function useAppHarness(): AppHarness {
+export function useAppHarness(options: { storage?: 'local' | 's3' } = {}): AppHarness {
   const harness = {} as AppHarness;
   beforeAll(async () => {
-    Object.assign(harness, await startAppHarness());
+    Object.assign(harness, await startAppHarness(options));
   });
   afterAll(() => harness.close());
   return harness;
