@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { text } from 'node:stream/consumers';
+import { buffer } from 'node:stream/consumers';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from '@partner/sample-dish';
@@ -38,7 +38,7 @@ describe('PUT /console/items/:id/model on the S3 driver', () => {
     ] as const) {
       expect(key.split('.')[0]).toBe(sha256(data));
       expect((await h.deps.storage.stat(key))?.size).toBe(data.length);
-      expect(await text(await h.deps.storage.read(key))).toBe(data.toString());
+      expect((await buffer(await h.deps.storage.read(key))).equals(data)).toBe(true);
     }
     // In the bucket itself, not a local directory.
     const listed = [];
