@@ -69,9 +69,17 @@ describe('planLocalServices', () => {
   });
 
   it('names only what is missing', () => {
-    expect(planLocalServices(facts({ redis: absent, root: true, apt: false }))).toEqual({
+    expect(planLocalServices(facts({ redis: absent }))).toEqual({
       ok: false,
       message: 'Redis 7+ is needed: apt-get install redis-server (as root, pnpm start installs it itself); or set REDIS_URL',
+    });
+  });
+
+  it('does not offer to install where there is no apt-get, even as root', () => {
+    expect(planLocalServices(facts({ postgres: absent, redis: absent, root: true, apt: false }))).toEqual({
+      ok: false,
+      message:
+        'Postgres 15+ and Redis 7+ are needed: install and start them (on Debian: apt-get install postgresql redis-server); or set DATABASE_URL and REDIS_URL',
     });
   });
 

@@ -23,20 +23,30 @@ export interface LocalFacts {
   apt: boolean;
 }
 
-export type LocalPlan =
-  /** `install`: to install (Debian's packages) and start; `start`: installed, to start. */
-  { ok: true; databaseUrl: string; redisUrl: string; install: LocalService[]; start: LocalService[] } | { ok: false; message: string };
+export interface ReadyPlan {
+  ok: true;
+  databaseUrl: string;
+  redisUrl: string;
+  /** To install (Debian's packages), then start. */
+  install: LocalService[];
+  /** Installed, to start. */
+  start: LocalService[];
+}
+
+export type LocalPlan = ReadyPlan | { ok: false; message: string };
 
 const SERVICES = {
   postgres: {
-    name: 'Postgres 15+',
+    name: 'Postgres',
+    version: '15+',
     variable: 'DATABASE_URL',
     protocols: ['postgres:', 'postgresql:'],
     fallback: DEFAULT_DATABASE_URL,
     debianPackage: 'postgresql',
   },
   redis: {
-    name: 'Redis 7+',
+    name: 'Redis',
+    version: '7+',
     variable: 'REDIS_URL',
     protocols: ['redis:', 'rediss:'],
     fallback: DEFAULT_REDIS_URL,
@@ -57,24 +67,25 @@ function needOf(given: string | undefined, facts: LocalServiceFacts, root: boole
 const joined = (words: string[]) => words.join(' and ');
 
 /** One line: what is missing, how to get it, and the way around it. */
-function missingLine(notInstalled: LocalService[], notRunning: LocalService[]): string {
-  const missing = (['postgres', 'redis'] as const).filter((service) => [...notInstalled, ...notRunning].includes(service));
-  const variables = joined(missing.map((service) => SERVICES[service].variable));
+function missingLine(notInstalled: LocalService[], notRunning: LocalService[], apt: boolean): string {
+  const are = (services: LocalService[]) => (services.length > 1 ? 'are' : 'is');
+  const them = (services: LocalService[]) => (services.length > 1 ? 'them' : 'it');
   const clauses: string[] = [];
   if (notInstalled.length) {
-    const names = joined(notInstalled.map((service) => SERVICES[service].name));
-    const packages = notInstalled.map((service) => SERVICES[service].debianPackage).join(' ');
+    const names = joined(notInstalled.map((service) => `${SERVICES[service].name} ${SERVICES[service].version}`));
+    const command = `apt-get install ${notInstalled.map((service) => SERVICES[service].debianPackage).join(' ')}`;
     clauses.push(
-      `${names} ${notInstalled.length > 1 ? 'are' : 'is'} needed: apt-get install ${packages} (as root, pnpm start installs ${notInstalled.length > 1 ? 'them' : 'it'} itself)`,
+      apt
+        ? `${names} ${are(notInstalled)} needed: ${command} (as root, pnpm start installs ${them(notInstalled)} itself)`
+        : `${names} ${are(notInstalled)} needed: install and start ${them(notInstalled)} (on Debian: ${command})`,
     );
   }
   if (notRunning.length) {
-    const names = joined(notRunning.map((service) => SERVICES[service].name.replace(/ \d+\+$/, '')));
-    clauses.push(
-      `${names} ${notRunning.length > 1 ? 'are' : 'is'} installed but not running: start ${notRunning.length > 1 ? 'them' : 'it'} (as root, pnpm start does)`,
-    );
+    const names = joined(notRunning.map((service) => SERVICES[service].name));
+    clauses.push(`${names} ${are(notRunning)} installed but not running: start ${them(notRunning)} (as root, pnpm start does)`);
   }
-  return `${clauses.join('; ')}; or set ${variables}`;
+  const missing = (['postgres', 'redis'] as const).filter((service) => [...notInstalled, ...notRunning].includes(service));
+  return `${clauses.join('; ')}; or set ${joined(missing.map((service) => SERVICES[service].variable))}`;
 }
 
 function badUrl(service: LocalService, given: string | undefined): string | undefined {
@@ -103,7 +114,7 @@ export function planLocalServices(facts: LocalFacts): LocalPlan {
   const those = (need: Need) => (['postgres', 'redis'] as const).filter((service) => needs[service] === need);
   const notInstalled = those('not installed');
   const notRunning = those('not running');
-  if (notInstalled.length || notRunning.length) return { ok: false, message: missingLine(notInstalled, notRunning) };
+  if (notInstalled.length || notRunning.length) return { ok: false, message: missingLine(notInstalled, notRunning, facts.apt) };
 
   return {
     ok: true,
