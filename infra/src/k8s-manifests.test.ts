@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -6,10 +5,10 @@ import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateInternalKeyPair } from '@partner/auth';
-import { SealingKeys } from '@partner/signing';
 import {
   appContainer,
+  configLoader,
+  exampleSecrets,
   findKubectl,
   httpPort,
   KUSTOMIZATIONS,
@@ -24,6 +23,7 @@ import {
   type Deployment,
   type Job,
   type K8sObject,
+  type LoadConfig,
   type ServiceName,
 } from './k8s-manifests.js';
 
@@ -36,18 +36,6 @@ const NOT_FOR_KUBERNETES: Record<string, string> = {
   CONSOLE_URL: "the operators' CLI, not a service",
 };
 
-type LoadConfig = (env: Record<string, string | undefined>) => { port: number };
-
-/**
- * Each service's own `loadXConfig` from its source: the schema that decides what it requires. A computed
- * path, because infra deploys none of the services; it only checks their manifests.
- */
-async function configLoader(service: ServiceName): Promise<LoadConfig> {
-  const module = (await import(join(repoRoot, 'services', service, 'src/config.ts'))) as Record<string, LoadConfig>;
-  const name = `load${service[0]!.toUpperCase()}${service.slice(1)}Config`;
-  return module[name]!;
-}
-
 /** The variables a schema reports missing or bad for `env` (parseEnv names them, never values). */
 function refusedVariables(load: LoadConfig, env: Record<string, string>): string[] {
   try {
@@ -56,21 +44,6 @@ function refusedVariables(load: LoadConfig, env: Record<string, string>): string
   } catch (err) {
     return [...(err as Error).message.matchAll(/^\s+([A-Z][A-Z0-9_]*):/gm)].map((match) => match[1]!);
   }
-}
-
-/** Values of the right shape for every key of the Secret `partner-secrets`, as an operator would create them. */
-function exampleSecrets(): (key: string) => string {
-  const jwt = generateInternalKeyPair();
-  const shaped: Record<string, string> = {
-    DATABASE_URL: 'postgres://partner:password@10.20.0.5:5432/partner',
-    REDIS_URL: 'redis://:password@10.20.1.5:6379',
-    INTERNAL_JWT_PRIVATE_KEY: jwt.privateKey.replace(/\n/g, '\\n'),
-    INTERNAL_JWT_PUBLIC_KEY: jwt.publicKey.replace(/\n/g, '\\n'),
-    WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('2026-11'),
-    SMTP_URL: 'smtp://notifications:password@smtp.example.com:587',
-  };
-  // Every other key is a random secret; each differs from the others, as catalog requires.
-  return (key) => (shaped[key] ??= randomBytes(32).toString('base64url'));
 }
 
 let objects: K8sObject[];

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +9,11 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { parseAllDocuments } from 'yaml';
+import { generateInternalKeyPair } from '@partner/auth';
+import { SealingKeys } from '@partner/signing';
 
-// What the Kubernetes tests (k8s-*.test.ts) read: the example overlay as `kubectl kustomize` renders it.
+// What the deployment tests (k8s-*.test.ts, compose.test.ts) read: the example overlay as `kubectl kustomize`
+// renders it, each service's config schema, Secret values of the right shape.
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -101,4 +105,30 @@ function valueOf(variable: IEnvVar, configMap: ConfigMap, secret: (key: string) 
   const value = configRef ? configMap.data?.[ref.key] : secret(ref.key);
   if (value === undefined && !ref.optional) throw new Error(`${variable.name}: required key ${ref.key} is missing`);
   return value;
+}
+
+export type LoadConfig = (env: Record<string, string | undefined>) => { port: number };
+
+/**
+ * Each service's own `loadXConfig` from its source: the schema that decides what it requires. A computed
+ * path, because infra deploys none of the services; it only checks how they are deployed.
+ */
+export async function configLoader(service: ServiceName): Promise<LoadConfig> {
+  const module = (await import(join(repoRoot, 'services', service, 'src/config.ts'))) as Record<string, LoadConfig>;
+  return module[`load${service[0]!.toUpperCase()}${service.slice(1)}Config`]!;
+}
+
+/** Values of the right shape for every key of the Secret `partner-secrets`, as an operator would create them. */
+export function exampleSecrets(): (key: string) => string {
+  const jwt = generateInternalKeyPair();
+  const shaped: Record<string, string> = {
+    DATABASE_URL: 'postgres://partner:password@10.20.0.5:5432/partner',
+    REDIS_URL: 'redis://:password@10.20.1.5:6379',
+    INTERNAL_JWT_PRIVATE_KEY: jwt.privateKey.replace(/\n/g, '\\n'),
+    INTERNAL_JWT_PUBLIC_KEY: jwt.publicKey.replace(/\n/g, '\\n'),
+    WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('2026-11'),
+    SMTP_URL: 'smtp://notifications:password@smtp.example.com:587',
+  };
+  // Every other key is a random secret; each differs from the others, as catalog requires.
+  return (key) => (shaped[key] ??= randomBytes(32).toString('base64url'));
 }
