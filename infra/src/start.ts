@@ -84,6 +84,9 @@ const env = {
   ASSET_STORAGE_DIR: process.env.ASSET_STORAGE_DIR ?? join(dataDir, 'assets'),
   INTERNAL_JWT_PRIVATE_KEY: process.env.INTERNAL_JWT_PRIVATE_KEY ?? state.jwt.privateKey,
   INTERNAL_JWT_PUBLIC_KEY: process.env.INTERNAL_JWT_PUBLIC_KEY ?? state.jwt.publicKey,
+  // The drain lets a load balancer notice a stopping replica; here nothing routes by readiness, and it
+  // would only hold Ctrl-C for its 5 s.
+  SHUTDOWN_DRAIN_SECONDS: process.env.SHUTDOWN_DRAIN_SECONDS ?? '0',
 };
 const gatewayUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${env.GATEWAY_PORT}`;
 const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;
