@@ -1,17 +1,18 @@
 import { createServer, type Server } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from './s3-storage.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
-const driverAt = (port: number, timeoutMs: number) =>
-  new S3Storage({
-    bucket: 'partner-assets',
-    region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${port}`,
-    forcePathStyle: true,
-    timeoutMs,
-    credentials,
-  });
+const optionsAt = (port: number, timeoutMs: number) => ({
+  bucket: 'partner-assets',
+  region: 'us-east-1',
+  endpoint: `http://127.0.0.1:${port}`,
+  forcePathStyle: true,
+  timeoutMs,
+  credentials,
+});
+const driverAt = (port: number, timeoutMs: number) => new S3Storage(optionsAt(port, timeoutMs));
 
 /** The error's `code`s down its `cause` chain and aggregates, as the services' fault classifier reads them. */
 function codesOf(err: unknown): string[] {
@@ -59,6 +60,26 @@ describe('S3Storage when the store fails', () => {
       }
     } finally {
       storage.close();
+    }
+  });
+
+  it('cuts a download whose bytes stop coming', async () => {
+    // Answers a read with its headers and the first bytes of 100, then nothing more.
+    const stalling = createServer((socket) =>
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: model/gltf-binary\r\n\r\nglTF')),
+    );
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const { port } = stalling.address() as { port: number };
+    const storage = new S3Storage({ ...optionsAt(port, 2000), stalledBodyMs: 300 });
+    try {
+      const body = await storage.read('a.glb');
+      const started = Date.now();
+      const err = await buffer(body).catch((e: unknown) => e);
+      expect((err as Error).name).toBe('TimeoutError');
+      expect(Date.now() - started).toBeLessThan(1500);
+    } finally {
+      storage.close();
+      stalling.close();
     }
   });
 

@@ -26,6 +26,11 @@ export interface S3StorageOptions {
   prefix?: string;
   /** The longest any one call may take until the store answers (a read's body then streams on). */
   timeoutMs: number;
+  /**
+   * A read's body whose bytes stop coming for this long is cut (a minute by default). Not `timeoutMs`:
+   * the body waits on the viewer too (backpressure), and a viewer may pause longer than a store answers.
+   */
+  stalledBodyMs?: number;
   /** Tests only; production takes the SDK's standard chain (environment, shared files, the pod's role). */
   credentials?: S3ClientConfig['credentials'];
 }
@@ -46,8 +51,8 @@ export class S3Storage implements AssetStorage {
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle ?? false,
       credentials: options.credentials,
-      // The socket deadlines also bound a body that stalls mid-stream, which the per-call deadline cannot.
-      requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs },
+      // The socket's idle timeout bounds a body that stalls mid-stream, which the per-call deadline cannot.
+      requestHandler: { connectionTimeout: options.timeoutMs, socketTimeout: options.stalledBodyMs ?? 60_000 },
     });
   }
 
