@@ -51,6 +51,10 @@ export class S3Storage implements AssetStorage {
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle ?? false,
       credentials: options.credentials,
+      // Checksums only where the API demands them: the SDK's default CRC headers (since 3.729) are
+      // refused or mishandled by several S3-compatible stores, and console hashes every file anyway.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       // The socket's idle timeout bounds a body that stalls mid-stream, which the per-call deadline cannot.
       requestHandler: { connectionTimeout: options.timeoutMs, socketTimeout: options.stalledBodyMs ?? 60_000 },
     });
