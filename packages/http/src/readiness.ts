@@ -52,6 +52,7 @@ export class Readiness {
   /** From now on the instance is unready for good: load balancers stop sending it new requests. */
   drain(): void {
     this.draining = true;
+    this.faults.flush();
   }
 
   async report(): Promise<ReadinessReport> {
@@ -65,8 +66,9 @@ export class Readiness {
     const { checks } = this.options;
     const outcomes = await Promise.all(checks.map((check) => this.runCheck(check)));
     const failed = checks.filter((_check, index) => outcomes[index] !== 'ok');
-    const status = failed.length === 0 ? 'ready' : failed.some((check) => check.required !== false) ? 'unready' : 'degraded';
-    const report = { status, checks: Object.fromEntries(checks.map((check, index) => [check.name, outcomes[index]!])) } as const;
+    const status: ReadinessStatus =
+      failed.length === 0 ? 'ready' : failed.some((check) => check.required !== false) ? 'unready' : 'degraded';
+    const report: ReadinessReport = { status, checks: Object.fromEntries(checks.map((check, index) => [check.name, outcomes[index]!])) };
     this.last = { at: performance.now(), report };
     return report;
   }
