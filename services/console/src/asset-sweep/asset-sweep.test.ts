@@ -8,7 +8,7 @@ import { deleteItem } from '../menu/menu.service.js';
 import { settleModelUpload, startModelUpload } from '../models/models.repository.js';
 import { useAppHarness } from '../testing/app-harness.js';
 import { seedItem, seedRestaurant } from '../testing/factories.js';
-import { AssetSweep } from './asset-sweep.js';
+import { AssetSweep, startAssetSweep } from './asset-sweep.js';
 
 const GRACE_MS = 2 * 3600 * 1000;
 const h = useAppHarness();
@@ -157,4 +157,19 @@ it('starts the wait again for a file written again (the same bytes uploaded anew
   expect(await sweep()).toEqual([]);
   at(GRACE_MS * 1.5);
   expect(await sweep()).toEqual([key]);
+});
+
+it('runs in the background every interval until stopped', async () => {
+  const storage = s3.storage();
+  const key = await storeFile(storage);
+  // No grace at all: the second pass after the file's first sighting deletes it.
+  const running = startAssetSweep({ ...h.deps, storage }, { graceMs: 0, intervalMs: 20 });
+  try {
+    await expect.poll(() => exists(storage, key), { timeout: 5_000, interval: 20 }).toBe(false);
+  } finally {
+    await running.stop();
+  }
+  const later = await storeFile(storage);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await exists(storage, later)).toBe(true);
 });
