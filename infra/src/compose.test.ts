@@ -20,7 +20,9 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
 }
 
-const compose = parse(await readFile(join(repoRoot, 'infra/compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const compose = parse(await readFile(join(repoRoot, 'infra/compose.yaml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
 
 /** An env file: NAME=value lines, comments and blank lines ignored, the value taken as written. */
 async function readEnvFile(path: string): Promise<Record<string, string>> {
@@ -42,7 +44,11 @@ describe('infra/compose.yaml', () => {
     const definition = compose.services[service]!;
     expect(definition.image).toBe(`partner/${service}`);
     expect(definition.build).toEqual({ context: '..', dockerfile: 'infra/Dockerfile', args: { SERVICE: service } });
-    expect({ read_only: definition.read_only, user: definition.user, cap_drop: definition.cap_drop }).toEqual({ read_only: true, user: '1000:1000', cap_drop: ['ALL'] });
+    expect({ read_only: definition.read_only, user: definition.user, cap_drop: definition.cap_drop }).toEqual({
+      read_only: true,
+      user: '1000:1000',
+      cap_drop: ['ALL'],
+    });
     expect(definition.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
 
     const secrets = exampleSecrets();

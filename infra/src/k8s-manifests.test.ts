@@ -61,7 +61,10 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
   it('holds only objects that are valid against the Kubernetes schemas', async () => {
     const problems: string[] = [];
     for (const object of objects) {
-      const models = (await import(/* @vite-ignore */ `kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+      const models = (await import(/* @vite-ignore */ `kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<
+        string,
+        new (data: unknown) => { validate(): void }
+      >;
       try {
         new models[object.kind]!(object).validate();
       } catch (err) {
@@ -69,14 +72,21 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
       }
     }
     expect(problems).toEqual([]);
-    expect(objects.map((object) => object.kind)).toEqual(expect.arrayContaining(['Job', 'Deployment', 'Service', 'Ingress', 'NetworkPolicy']));
+    expect(objects.map((object) => object.kind)).toEqual(
+      expect.arrayContaining(['Job', 'Deployment', 'Service', 'Ingress', 'NetworkPolicy']),
+    );
   });
 
   it('carries no secret: no Secret object, no literal value where the Secret is read', () => {
     expect(ofKind(objects, 'Secret')).toEqual([]);
     for (const workload of [...Object.values(deployments), named<Job>(objects, 'Job', 'migrate')]) {
-      const literal = podSpec(workload).containers.flatMap((container) => container.env ?? []).filter((variable) => variable.value !== undefined);
-      expect(literal.map((variable) => variable.name), workload.metadata.name).toEqual([]);
+      const literal = podSpec(workload)
+        .containers.flatMap((container) => container.env ?? [])
+        .filter((variable) => variable.value !== undefined);
+      expect(
+        literal.map((variable) => variable.name),
+        workload.metadata.name,
+      ).toEqual([]);
     }
   });
 
@@ -102,7 +112,9 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
     const load = await configLoader(service);
     const env = appContainer(deployments[service]).env ?? [];
     const provided = new Set(
-      env.filter((variable) => !(variable.valueFrom?.configMapKeyRef ?? variable.valueFrom?.secretKeyRef)?.optional).map((variable) => variable.name),
+      env
+        .filter((variable) => !(variable.valueFrom?.configMapKeyRef ?? variable.valueFrom?.secretKeyRef)?.optional)
+        .map((variable) => variable.name),
     );
     // What the schema refuses given the ConfigMap alone: every unconditionally required variable, and those
     // the ConfigMap's choices require (ASSET_STORAGE_DRIVER=s3 requires the bucket, not a directory).
@@ -139,7 +151,9 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
       .filter((line) => line.startsWith('| `'))
       .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1]!))
       .filter((name) => !(name in NOT_FOR_KUBERNETES));
-    const set = new Set(Object.values(deployments).flatMap((deployment) => (appContainer(deployment).env ?? []).map((variable) => variable.name)));
+    const set = new Set(
+      Object.values(deployments).flatMap((deployment) => (appContainer(deployment).env ?? []).map((variable) => variable.name)),
+    );
     expect(documented.length).toBeGreaterThan(40);
     expect(documented.filter((name) => !set.has(name))).toEqual([]);
   });
@@ -194,7 +208,9 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
     // An autoscaled Deployment sets no replica count that each apply would reset.
     for (const hpa of autoscalers) expect(deployments[hpa.spec.scaleTargetRef.name as ServiceName].spec?.replicas).toBeUndefined();
     // While Redis is down each gateway allows limit / GATEWAY_REPLICAS: that must count every replica there can be.
-    expect(Number(configMap.data?.GATEWAY_REPLICAS)).toBe(named<IHorizontalPodAutoscaler & K8sObject>(objects, 'HorizontalPodAutoscaler', 'gateway').spec?.maxReplicas);
+    expect(Number(configMap.data?.GATEWAY_REPLICAS)).toBe(
+      named<IHorizontalPodAutoscaler & K8sObject>(objects, 'HorizontalPodAutoscaler', 'gateway').spec?.maxReplicas,
+    );
   });
 
   it('exposes only the gateway, through one Ingress that streams SSE unbuffered', () => {
@@ -223,7 +239,8 @@ async function serviceSources(service: ServiceName): Promise<string> {
   const texts: string[] = [];
   for (const dir of [join(repoRoot, 'services', service, 'src'), join(repoRoot, 'packages/http/src')]) {
     for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) texts.push(await readFile(join(entry.parentPath, entry.name), 'utf8'));
+      if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+        texts.push(await readFile(join(entry.parentPath, entry.name), 'utf8'));
     }
   }
   return texts.join('\n');

@@ -1,7 +1,17 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { INetworkPolicyPeer, INetworkPolicyPort } from 'kubernetes-models/networking.k8s.io/v1';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findKubectl, httpPort, KUSTOMIZATIONS, ofKind, podSpec, render, type Deployment, type Job, type NetworkPolicy } from './k8s-manifests.js';
+import {
+  findKubectl,
+  httpPort,
+  KUSTOMIZATIONS,
+  ofKind,
+  podSpec,
+  render,
+  type Deployment,
+  type Job,
+  type NetworkPolicy,
+} from './k8s-manifests.js';
 
 // The NetworkPolicies evaluated as a cluster would: a connection passes when the source's egress and the
 // destination's ingress both allow it (a side no policy selects is not isolated). Every pair of the
@@ -35,7 +45,11 @@ const SURROUNDINGS: Endpoint[] = [
   // Another team's pods, one of them even named like ours, and one of ours in the platform's namespace.
   { name: 'other-gateway', pod: { namespace: 'shop', labels: { 'app.kubernetes.io/name': 'gateway' } }, listens: [tcp(8080)] },
   { name: 'dashboard-in-partner', pod: { namespace: 'partner', labels: { 'app.kubernetes.io/name': 'dashboard' } }, listens: [] },
-  { name: 'kube-dns', pod: { namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } }, listens: [{ port: 53, protocol: 'UDP' }, tcp(53)] },
+  {
+    name: 'kube-dns',
+    pod: { namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
+    listens: [{ port: 53, protocol: 'UDP' }, tcp(53)],
+  },
   { name: 'postgres', ip: '10.20.0.5', listens: [tcp(5432)] },
   { name: 'redis', ip: '10.20.1.5', listens: [tcp(6379)] },
   { name: 'private-neighbour', ip: '10.20.2.7', listens: [tcp(5432), tcp(6379), tcp(443)] },
@@ -100,10 +114,14 @@ function inBlock(ip: string, cidr: string): boolean {
 
 /** Whether one `from`/`to` entry of a policy in `namespace` covers the endpoint. */
 function peerMatches(peer: INetworkPolicyPeer, namespace: string, endpoint: Endpoint): boolean {
-  if (peer.ipBlock) return !!endpoint.ip && inBlock(endpoint.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((cidr) => inBlock(endpoint.ip!, cidr));
+  if (peer.ipBlock)
+    return (
+      !!endpoint.ip && inBlock(endpoint.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((cidr) => inBlock(endpoint.ip!, cidr))
+    );
   const pod = endpoint.pod;
   if (!pod) return false;
-  if (peer.namespaceSelector) return selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': pod.namespace }) && selects(peer.podSelector, pod.labels);
+  if (peer.namespaceSelector)
+    return selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': pod.namespace }) && selects(peer.podSelector, pod.labels);
   return pod.namespace === namespace && selects(peer.podSelector, pod.labels);
 }
 
@@ -127,9 +145,13 @@ function allows(policies: NetworkPolicy[], direction: 'Ingress' | 'Egress', subj
   );
   if (!isolating.length) return true;
   return isolating.some((policy) => {
-    const rules = direction === 'Ingress' ? (policy.spec?.ingress ?? []).map((rule) => ({ peers: rule.from, ports: rule.ports })) : (policy.spec?.egress ?? []).map((rule) => ({ peers: rule.to, ports: rule.ports }));
+    const rules =
+      direction === 'Ingress'
+        ? (policy.spec?.ingress ?? []).map((rule) => ({ peers: rule.from, ports: rule.ports }))
+        : (policy.spec?.egress ?? []).map((rule) => ({ peers: rule.to, ports: rule.ports }));
     return rules.some(
-      (rule) => portMatches(rule.ports, port) && (!rule.peers || rule.peers.some((peer) => peerMatches(peer, policy.metadata.namespace!, other))),
+      (rule) =>
+        portMatches(rule.ports, port) && (!rule.peers || rule.peers.some((peer) => peerMatches(peer, policy.metadata.namespace!, other))),
     );
   });
 }
@@ -158,7 +180,8 @@ describe.skipIf(!kubectl)('the NetworkPolicies of the example overlay', () => {
       for (const to of endpoints) {
         if (from === to || !(ours.has(from.name) || ours.has(to.name))) continue;
         for (const port of to.listens) {
-          if (allows(policies, 'Egress', from, to, port) && allows(policies, 'Ingress', to, from, port)) allowed.push(flow(from.name, to.name, port.port, port.protocol));
+          if (allows(policies, 'Egress', from, to, port) && allows(policies, 'Ingress', to, from, port))
+            allowed.push(flow(from.name, to.name, port.port, port.protocol));
         }
       }
     }
