@@ -51,6 +51,8 @@ async function waitForHealth(proc: ReturnType<typeof run>, port: number, timeout
 describe('service processes', () => {
   const { publicKey, privateKey } = generateInternalKeyPair();
   const common = () => ({
+    // Nothing routes by readiness here: SIGTERM need not wait out a load balancer's update.
+    SHUTDOWN_DRAIN_SECONDS: '0.2',
     DATABASE_URL: database.url,
     REDIS_URL,
     REDIS_KEY_PREFIX: `p${randomBytes(3).toString('hex')}:`,

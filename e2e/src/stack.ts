@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateInternalKeyPair } from '@partner/auth';
 import { type Db, lockForItemWrite, writeTimestamp } from '@partner/db';
-import { freePort, useTestDatabase } from '@partner/testing';
+import { freePort, ServiceBalancer, useTestDatabase } from '@partner/testing';
 import { connectRedis, type RedisClient, type StartedService } from '@partner/http';
 import { SealingKeys } from '@partner/signing';
+import { startS3TestServer } from '@partner/assets/testing';
 import { loadCatalogConfig, startCatalog } from '@partner/catalog';
 import { loadConciergeConfig, startConcierge } from '@partner/concierge';
 import { loadConsoleConfig, startConsole } from '@partner/console';
@@ -51,6 +52,13 @@ export async function startStack(
     conciergeEnv?: Record<string, string>;
     /** Added to every service's environment. */
     env?: Record<string, string>;
+    /**
+     * Replicas of catalog, webhooks and concierge (1 by default). With more, each service's replicas
+     * sit behind a ServiceBalancer (a Kubernetes Service on one machine) that the gateways call.
+     */
+    replicas?: number;
+    /** Where model files go: a local directory (the default), or a bucket on an s3rver this stack starts. */
+    storage?: 'local' | 's3';
     /** Run the (single) gateway on a port known up front, with PUBLIC_BASE_URL pointing at it. */
     realPublicUrl?: boolean;
     /** The gateways' clock (key expiry, rate-limit windows); by default the real time and Redis's minutes. */
@@ -84,7 +92,22 @@ export async function startStack(
     GATEWAY_PORT: '0',
     // Every test of a file comes from 127.0.0.1: the per-address limit is the gateway's own tests' business.
     CLIENT_PER_MIN: '1000000',
+    // Nothing routes by readiness here unless a test says so: a stopping service need not wait for it.
+    SHUTDOWN_DRAIN_SECONDS: '0',
   };
+  // The AWS SDK reads its credentials from the process environment (its standard chain), not from the
+  // configuration: the in-process services share this process's.
+  const s3 = options.storage === 's3' ? await startS3TestServer() : null;
+  if (s3) {
+    Object.assign(env, {
+      ASSET_STORAGE_DRIVER: 's3',
+      ASSET_S3_BUCKET: s3.bucket,
+      ASSET_S3_REGION: 'us-east-1',
+      ASSET_S3_ENDPOINT: s3.endpoint,
+      ASSET_S3_FORCE_PATH_STYLE: 'true',
+    });
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
+  }
   Object.assign(env, options.env);
   if (options.realPublicUrl) {
     const port = await freePort();
@@ -97,11 +120,24 @@ export async function startStack(
 
   // Tests drive the dispatcher themselves unless they ask for the running loop.
   const webhooksEnv = { WEBHOOK_DISPATCHER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ...options.webhooksEnv };
-  const webhooks = track(await startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
-  const consoleService = track(await startConsole(loadConsoleConfig({ ...env, WEBHOOKS_URL: url(webhooks) })));
-  let catalog = track(await startCatalog(loadCatalogConfig(env)));
-  const concierge = track(await startConcierge(loadConciergeConfig({ ...env, ...options.conciergeEnv })));
-  const serviceUrls = { catalog: url(catalog), webhooks: url(webhooks), concierge: url(concierge) };
+  const balancers: ServiceBalancer[] = [];
+  /** One service's replicas, and the URL that reaches them: the replica's own, or their balancer's. */
+  const replicated = async (start: () => Promise<StartedService>) => {
+    const replicas: StartedService[] = [];
+    for (let i = 0; i < (options.replicas ?? 1); i++) replicas.push(track(await start()));
+    if (replicas.length === 1) return { first: replicas[0]!, url: url(replicas[0]!) };
+    const balancer = await ServiceBalancer.start();
+    balancers.push(balancer);
+    for (const replica of replicas) await balancer.add(url(replica));
+    await balancer.whenAllReady();
+    return { first: replicas[0]!, url: balancer.url };
+  };
+  const webhooks = await replicated(() => startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
+  const consoleService = track(await startConsole(loadConsoleConfig({ ...env, WEBHOOKS_URL: webhooks.url })));
+  const catalogs = await replicated(() => startCatalog(loadCatalogConfig(env)));
+  let catalog = catalogs.first;
+  const concierge = await replicated(() => startConcierge(loadConciergeConfig({ ...env, ...options.conciergeEnv })));
+  const serviceUrls = { catalog: catalogs.url, webhooks: webhooks.url, concierge: concierge.url };
   const gateways: StartedService[] = [];
   for (let i = 0; i < (options.gateways ?? 1); i++) {
     const gatewayEnv = {
@@ -131,6 +167,7 @@ export async function startStack(
     redis,
     redisPrefix,
     restartCatalog: async () => {
+      if ((options.replicas ?? 1) > 1) throw new Error('restartCatalog restarts a single catalog');
       await catalog.stop();
       started.splice(started.indexOf(catalog), 1);
       catalog = track(await startCatalog(loadCatalogConfig({ ...env, CATALOG_PORT: String(catalog.port) })));
@@ -138,6 +175,8 @@ export async function startStack(
     stop: async () => {
       try {
         await Promise.all(started.map((service) => service.stop()));
+        await Promise.all(balancers.map((balancer) => balancer.close()));
+        await s3?.close();
         for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 1000 })) {
           if (keys.length) await redis.del(keys);
         }
