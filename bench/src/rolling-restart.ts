@@ -14,7 +14,10 @@ import autocannon from 'autocannon';
 import { mainOf, platformEnvironment, PORT_VARIABLE, type ServiceName } from './services.js';
 
 const STREAM_CLIENTS = Number(process.env.BENCH_STREAMS ?? 4);
-const DRAIN_SECONDS = process.env.BENCH_DRAIN_SECONDS ?? '1';
+/** How late the balancers learn that a replica is unready, as a Service's endpoints lag a pod's state. */
+const ROUTING_LAG_MS = Number(process.env.BENCH_ROUTING_LAG_MS ?? 500);
+/** Longer than the lag: a replica keeps serving until no balancer sends it anything new. */
+const DRAIN_SECONDS = process.env.BENCH_DRAIN_SECONDS ?? '2';
 
 const database = await createBenchDatabase();
 const { restaurant, auth } = await seedUnlimitedKey(database.db, ['menu:read', 'assets:read', 'concierge:chat']);
@@ -25,12 +28,15 @@ await sql`update restaurants set concierge_addon = true, concierge_enabled = tru
 // Each turn streams for about a second: restarts land in the middle of streams.
 const model = await startFakeOpenAI({ tokens: Array.from({ length: 20 }, (_, i) => `word${i} `), delayMs: 50 });
 
+// Services between services (kube-proxy retries nothing); the ingress in front of the gateways sends a
+// failed GET to the next replica, as ingress-nginx does.
+const balancer = (retry = false) => ServiceBalancer.start({ pollMs: ROUTING_LAG_MS, retry });
 const balancers = {
-  catalog: await ServiceBalancer.start(),
-  webhooks: await ServiceBalancer.start(),
-  concierge: await ServiceBalancer.start(),
-  console: await ServiceBalancer.start(),
-  gateway: await ServiceBalancer.start(),
+  catalog: await balancer(),
+  webhooks: await balancer(),
+  concierge: await balancer(),
+  console: await balancer(),
+  gateway: await balancer(true),
 };
 const env = {
   ...platformEnvironment(database.url),
@@ -132,7 +138,7 @@ await streaming;
 
 const requests = result.requests.total;
 const failed = failures.length + result.errors + result.timeouts;
-console.log(`\nRolling restart: ${restarts.length} replicas replaced one by one (SIGTERM, drain ${DRAIN_SECONDS} s)`);
+console.log(`\nRolling restart: ${restarts.length} replicas replaced one by one (SIGTERM, drain ${DRAIN_SECONDS} s, routing lag ${ROUTING_LAG_MS} ms)`);
 console.log(`| measure | figure |\n|---|---|`);
 console.log(`| requests through the ingress (item detail and /me, 20 connections) | ${requests.toLocaleString('en-US')} |`);
 console.log(`| failed requests (errors, timeouts, 4xx/5xx) | ${failed} |`);

@@ -28,8 +28,8 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((item) => item.close()));
 });
 
-async function balancerOver(...names: string[]) {
-  const balancer = await ServiceBalancer.start({ pollMs: 20 });
+async function balancerOver(names: string[], options: { retry?: boolean } = {}) {
+  const balancer = await ServiceBalancer.start({ pollMs: 20, ...options });
   const replicas = await Promise.all(names.map(replica));
   opened.push(balancer, ...replicas);
   for (const started of replicas) await balancer.add(started.url);
@@ -44,15 +44,21 @@ const answers = async (url: string, count: number) => {
 
 describe('ServiceBalancer', () => {
   it('sends requests round robin to ready replicas only', async () => {
-    const { balancer, replicas } = await balancerOver('a', 'b');
+    const { balancer, replicas } = await balancerOver(['a', 'b']);
     expect(new Set(await answers(balancer.url, 4))).toEqual(new Set(['a', 'b']));
     replicas[0]!.state.ready = false;
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(await answers(balancer.url, 4)).toEqual(['b', 'b', 'b', 'b']);
   });
 
-  it('sends a GET whose replica is gone to the next one, and answers 502 when none is ready', async () => {
-    const { balancer, replicas } = await balancerOver('a', 'b');
+  it('answers 502 for a request whose replica is gone before its next look', async () => {
+    const { balancer, replicas } = await balancerOver(['a', 'b']);
+    await replicas[0]!.close();
+    expect(new Set(await Promise.all([1, 2, 3, 4].map(async () => (await fetch(balancer.url)).status)))).toEqual(new Set([200, 502]));
+  });
+
+  it('with retry, sends a GET whose replica is gone to the next one, and answers 502 when none is ready', async () => {
+    const { balancer, replicas } = await balancerOver(['a', 'b'], { retry: true });
     await replicas[0]!.close(); // gone before the balancer's next look
     expect(await answers(balancer.url, 4)).toEqual(['b', 'b', 'b', 'b']);
     await replicas[1]!.close();
@@ -61,7 +67,7 @@ describe('ServiceBalancer', () => {
   });
 
   it('streams an answer as it comes', async () => {
-    const { balancer } = await balancerOver('a');
+    const { balancer } = await balancerOver(['a']);
     const res = await fetch(`${balancer.url}/stream`);
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);

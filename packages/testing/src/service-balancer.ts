@@ -2,12 +2,13 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import type { AddressInfo } from 'node:net';
 
 /**
- * What a Kubernetes Service and an ingress do for the replicas behind them, on one machine: requests go
- * round robin to the replicas whose `/readyz` answered 200 at the last look (every `pollMs`), so a
- * replica that turns unready to drain gets no new requests. As ingress-nginx's `proxy_next_upstream
- * error` does, a GET or HEAD whose connection failed before any answer (a replica gone between two
- * looks, a keep-alive socket closed under it) is sent to the next ready replica; anything else is
- * answered 502, which the checks using this count as a failure. Bodies stream both ways (SSE included).
+ * What a Kubernetes Service (or, with `retry`, an ingress) does for the replicas behind it, on one
+ * machine: requests go round robin to the replicas whose `/readyz` answered 200 at the last look (every
+ * `pollMs`), so a replica that turns unready to drain gets no new requests. A request whose connection
+ * fails is answered 502, which the checks using this count as a failure; with `retry`, as
+ * ingress-nginx's `proxy_next_upstream error` does, a GET or HEAD that failed before any answer (a
+ * replica gone between two looks, a keep-alive socket closed under it) goes to the next ready replica
+ * instead. Bodies stream both ways (SSE included).
  */
 export class ServiceBalancer {
   private readonly replicas = new Map<string, { ready: boolean }>();
@@ -16,11 +17,14 @@ export class ServiceBalancer {
   private next = 0;
   private poll: NodeJS.Timeout | null = null;
 
-  private constructor(private readonly pollMs: number) {}
+  private constructor(
+    private readonly pollMs: number,
+    private readonly retry: boolean,
+  ) {}
 
   /** Listening on a free port of 127.0.0.1, with no replica yet. */
-  static async start(options: { pollMs?: number } = {}): Promise<ServiceBalancer> {
-    const balancer = new ServiceBalancer(options.pollMs ?? 100);
+  static async start(options: { pollMs?: number; retry?: boolean } = {}): Promise<ServiceBalancer> {
+    const balancer = new ServiceBalancer(options.pollMs ?? 100, options.retry ?? false);
     await new Promise<void>((resolve) => balancer.server.listen(0, '127.0.0.1', resolve));
     balancer.poll = setInterval(() => void balancer.look(), balancer.pollMs);
     return balancer;
@@ -87,7 +91,7 @@ export class ServiceBalancer {
       answer.on('error', () => res.destroy());
     });
     upstream.on('error', () => {
-      const retryable = (req.method === 'GET' || req.method === 'HEAD') && !res.headersSent;
+      const retryable = this.retry && (req.method === 'GET' || req.method === 'HEAD') && !res.headersSent;
       if (retryable) this.forward(req, res, tried);
       else if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('upstream failed');
       else res.destroy();
