@@ -44,6 +44,12 @@ export const ZCommonEnv = z.object({
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** ...one Redis command, queued while disconnected or sent (connecting too)... */
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  /**
+   * Connections each pool of the service opens at most (the webhooks service has two: its API's and its
+   * dispatcher's). Replicas x pools x this must stay under Postgres's max_connections, or behind
+   * PgBouncer (docs/deployment.md).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   /** ...and a whole request: unanswered by then, it is `503 service_unavailable` with Retry-After. */
   REQUEST_DEADLINE_MS: z.coerce.number().int().positive().default(8000),
   /** `/readyz`: how long each check (Postgres, Redis, storage, an upstream) may take before it counts as failed. */
@@ -77,6 +83,7 @@ export function commonConfig(env: z.infer<typeof ZCommonEnv>) {
     redisPrefix: env.REDIS_KEY_PREFIX,
     logLevel: env.LOG_LEVEL,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    databasePoolMax: env.DATABASE_POOL_MAX,
     dbDeadlines: {
       connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -32,6 +32,7 @@ export async function createServiceDeps(
   const faults = new FaultLog(logger);
   const db = createDb({
     url: config.databaseUrl,
+    max: config.databasePoolMax,
     applicationName: service,
     synchronousCommit: options.synchronousCommit,
     deadlines: config.dbDeadlines,

@@ -40,7 +40,7 @@ export async function createDeps(
   const faults = new FaultLog(logger);
   const db = createDb({
     url: config.databaseUrl,
-    max: 10,
+    max: config.databasePoolMax,
     applicationName: 'gateway',
     deadlines: config.dbDeadlines,
     onIdleError: (err) => faults.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),

@@ -23,6 +23,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
   const dispatcherDb = config.dispatcherEnabled
     ? createDb({
         url: config.databaseUrl,
+        max: config.databasePoolMax,
         applicationName: 'webhooks-dispatcher',
         synchronousCommit: false,
         deadlines: config.dbDeadlines,

@@ -61,7 +61,7 @@ describe('attempts claimed ahead of a free slot', () => {
     try {
       const { owner } = await arrangeOwner(database.db);
       await arrangeEndpoint(database.db, owner, { url: receiver.url, enabledEvents: ['item.updated'] });
-      const events = [];
+      const events: string[] = [];
       for (let i = 0; i < 3; i++) events.push(await emitItemUpdated(database.db, owner));
       const attemptsOf = async () => (await Promise.all(events.map((id) => findDeliveries(database.db, id)))).flat();
 
