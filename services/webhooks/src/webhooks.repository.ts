@@ -201,20 +201,12 @@ export async function findFanOutTargets(tx: Executor, event: OutboxEventRow): Pr
   return rows;
 }
 
-export interface NewDelivery {
-  id: string;
-  event_id: string;
-  event_type: string;
-  endpoint_id: string;
-  attempt: number;
-  status: DeliveryStatus;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  /** Set when the attempt is recorded already made (a test event's). */
-  response_status?: number | null;
-  duration_ms?: number | null;
-  error?: string | null;
-}
+/** A delivery row to insert; the outcome columns are set only for an attempt recorded already made (a test event's). */
+export type NewDelivery = Pick<
+  WebhookDeliveryRow,
+  'id' | 'event_id' | 'event_type' | 'endpoint_id' | 'attempt' | 'status' | 'next_attempt_at' | 'created_at'
+> &
+  Partial<Pick<WebhookDeliveryRow, 'response_status' | 'duration_ms' | 'error'>>;
 
 /**
  * One statement whatever the count: each column travels as one array, so a fan-out of 500 deliveries
