@@ -138,7 +138,9 @@ await streaming;
 
 const requests = result.requests.total;
 const failed = failures.length + result.errors + result.timeouts;
-console.log(`\nRolling restart: ${restarts.length} replicas replaced one by one (SIGTERM, drain ${DRAIN_SECONDS} s, routing lag ${ROUTING_LAG_MS} ms)`);
+console.log(
+  `\nRolling restart: ${restarts.length} replicas replaced one by one (SIGTERM, drain ${DRAIN_SECONDS} s, routing lag ${ROUTING_LAG_MS} ms)`,
+);
 console.log(`| measure | figure |\n|---|---|`);
 console.log(`| requests through the ingress (item detail and /me, 20 connections) | ${requests.toLocaleString('en-US')} |`);
 console.log(`| failed requests (errors, timeouts, 4xx/5xx) | ${failed} |`);

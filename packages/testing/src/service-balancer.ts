@@ -10,12 +10,16 @@ import type { AddressInfo } from 'node:net';
  * replica gone between two looks, a keep-alive socket closed under it) goes to the next ready replica
  * instead. Bodies stream both ways (SSE included).
  */
+/** A replica whose /readyz takes longer than this counts as not ready, as a probe's timeoutSeconds. */
+const LOOK_TIMEOUT_MS = 1000;
+
 export class ServiceBalancer {
   private readonly replicas = new Map<string, { ready: boolean }>();
   private readonly agent = new Agent({ keepAlive: true });
   private readonly server = createServer((req, res) => this.forward(req, res));
   private next = 0;
   private poll: NodeJS.Timeout | null = null;
+  private closed = false;
 
   private constructor(
     private readonly pollMs: number,
@@ -26,7 +30,7 @@ export class ServiceBalancer {
   static async start(options: { pollMs?: number; retry?: boolean } = {}): Promise<ServiceBalancer> {
     const balancer = new ServiceBalancer(options.pollMs ?? 100, options.retry ?? false);
     await new Promise<void>((resolve) => balancer.server.listen(0, '127.0.0.1', resolve));
-    balancer.poll = setInterval(() => void balancer.look(), balancer.pollMs);
+    balancer.lookAgainLater();
     return balancer;
   }
 
@@ -54,16 +58,26 @@ export class ServiceBalancer {
   }
 
   async close(): Promise<void> {
-    if (this.poll) clearInterval(this.poll);
+    this.closed = true;
+    if (this.poll) clearTimeout(this.poll);
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.agent.destroy();
   }
 
+  /** Looks are never under way twice at once: a slow one must not land after a newer one. */
+  private lookAgainLater(): void {
+    this.poll = setTimeout(() => {
+      void this.look().finally(() => {
+        if (!this.closed) this.lookAgainLater();
+      });
+    }, this.pollMs);
+  }
+
   private async look(): Promise<void> {
     await Promise.all(
       [...this.replicas].map(async ([url, replica]) => {
-        const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(this.pollMs * 5) })
+        const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(LOOK_TIMEOUT_MS) })
           .then(async (res) => (await res.arrayBuffer(), res.status === 200))
           .catch(() => false);
         replica.ready = ready;
