@@ -14,6 +14,8 @@ import autocannon from 'autocannon';
 import { mainOf, platformEnvironment, PORT_VARIABLE, type ServiceName } from './services.js';
 
 const STREAM_CLIENTS = Number(process.env.BENCH_STREAMS ?? 4);
+/** Set: each replica's log lines (warnings and errors) go to `<dir>/<service>-<port>.log`. */
+const LOG_DIR = process.env.BENCH_LOG_DIR;
 /** How late the balancers learn that a replica is unready, as a Service's endpoints lag a pod's state. */
 const ROUTING_LAG_MS = Number(process.env.BENCH_ROUTING_LAG_MS ?? 500);
 /** Longer than the lag: a replica keeps serving until no balancer sends it anything new. */
@@ -56,7 +58,11 @@ interface Replica {
 
 async function startReplica(service: ServiceName): Promise<Replica> {
   const port = await freePort();
-  const child = startProcess(mainOf(service), { ...env, [PORT_VARIABLE[service]]: String(port) });
+  const child = startProcess(
+    mainOf(service),
+    { ...env, [PORT_VARIABLE[service]]: String(port) },
+    { logTo: LOG_DIR ? `${LOG_DIR}/${service}-${port}.log` : undefined },
+  );
   const replica = { process: child, url: `http://127.0.0.1:${port}` };
   await balancers[service].add(replica.url);
   await balancers[service].whenAllReady(30_000);

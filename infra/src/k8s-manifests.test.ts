@@ -129,7 +129,7 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
 
     const config = load(resolveEnv(env, configMap, exampleSecrets()));
     expect(config.port).toBe(httpPort(appContainer(deployments[service])));
-  });
+  }, 120_000); // each loads its service's config module from source, slow on a busy machine
 
   it('reads Secret keys that the example secrets file lists, and ConfigMap keys that exist', async () => {
     const listed = await readFile(join(repoRoot, 'infra/k8s/overlays/example/secrets.env.example'), 'utf8');

@@ -1,6 +1,7 @@
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -83,9 +84,12 @@ process.on('exit', () => {
   for (const child of startedProcesses) child.kill('SIGKILL');
 });
 
-export function startProcess(script: string, env: Record<string, string>): ChildProcess {
+/** `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise. */
+export function startProcess(script: string, env: Record<string, string>, options: { logTo?: string } = {}): ChildProcess {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv });
+  const stdout = options.logTo ? openSync(options.logTo, 'a') : 'ignore';
+  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit', 'ipc'], execArgv });
+  if (typeof stdout === 'number') closeSync(stdout); // the child holds its own copy
   startedProcesses.add(child);
   child.once('exit', () => startedProcesses.delete(child));
   return child;
