@@ -39,6 +39,7 @@ describe('migrateToLatest', () => {
       '2026-12-02-menu-version',
       '2026-12-03-webhook-retention',
       '2026-12-04-webhook-lease-hot',
+      '2026-12-05-webhook-waiting-on-grants',
     ]);
 
     const again = await migrateToLatest(first);

@@ -12,6 +12,7 @@ import * as webhookWaitingIndexes from './2026-12-01-webhook-waiting-indexes.js'
 import * as menuVersion from './2026-12-02-menu-version.js';
 import * as webhookRetention from './2026-12-03-webhook-retention.js';
 import * as webhookLeaseHot from './2026-12-04-webhook-lease-hot.js';
+import * as webhookWaitingOnGrants from './2026-12-05-webhook-waiting-on-grants.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02-menu-version': menuVersion,
   '2026-12-03-webhook-retention': webhookRetention,
   '2026-12-04-webhook-lease-hot': webhookLeaseHot,
+  '2026-12-05-webhook-waiting-on-grants': webhookWaitingOnGrants,
 };
