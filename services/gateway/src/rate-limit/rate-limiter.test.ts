@@ -108,7 +108,8 @@ describe('RateLimiter', () => {
       const next = performance.now();
       for (let i = 0; i < 4; i++) expect((await limiter.check('key_slow', 5)).allowed).toBe(true);
       expect(await limiter.check('key_slow', 5)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 50 });
-      expect(performance.now() - next).toBeLessThan(100);
+      // Waiting for Redis again would take five deadlines (500 ms); a loaded machine still stays well under.
+      expect(performance.now() - next).toBeLessThan(400);
       // Back: the 5 counted locally join Redis's count (the first, and the check that timed out, which
       // Redis ran once it woke), so the minute is spent there too.
       await expect.poll(() => stillDegraded(limiter, 'key_slow', 5), { timeout: 3_000 }).toBe(false);
