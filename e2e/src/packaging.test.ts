@@ -102,7 +102,7 @@ beforeAll(async () => {
     }),
   ]);
   for (const outcome of [started, installed]) if (outcome.status === 'rejected') throw outcome.reason;
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await stack?.stop();
