@@ -7,6 +7,7 @@
 // both must be zero. Exit code 1 otherwise.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
 import { sql } from 'kysely';
 import { createBenchDatabase, seedUnlimitedKey, startProcess, stopProcesses } from '@partner/bench-kit';
 import { freePort, seedItems, ServiceBalancer, startFakeOpenAI } from '@partner/testing';
@@ -105,7 +106,18 @@ async function streamTurns(until: () => boolean, tally: { completed: number; cut
   }
 }
 
+const restarts: { service: ServiceName; stopMs: number }[] = [];
+const RESTART_ORDER = ['catalog', 'webhooks', 'concierge', 'console', 'gateway'] as const;
+const restartPlan = RESTART_ORDER.flatMap((service) => replicas[service].map((_replica, i) => `${service} replica ${i + 1}`));
 const failures: string[] = [];
+/** A failed answer, named by route, status, request id and error body, with the restart under way. */
+function recordFailure(route: string) {
+  return (status: number, body: string, _context: object, headers?: IncomingHttpHeaders) => {
+    if (status < 400) return;
+    const during = restarts.length < restartPlan.length ? `while restarting ${restartPlan[restarts.length]}` : 'after the restarts';
+    failures.push(`${route} HTTP ${status} ${during} (${String(headers?.['x-request-id'] ?? 'no request id')}): ${body.slice(0, 300)}`);
+  };
+}
 let restarting = true;
 const streams = { completed: 0, cut: [] as string[] };
 const streaming = Promise.all(Array.from({ length: STREAM_CLIENTS }, () => streamTurns(() => !restarting, streams)));
@@ -117,19 +129,15 @@ const load = autocannon(
     connections: 20,
     duration: 3600,
     requests: [
-      { method: 'GET', path: `/v1/partner/items/${idOf(7)}`, headers: auth },
-      { method: 'GET', path: '/v1/partner/me', headers: auth },
+      { method: 'GET', path: `/v1/partner/items/${idOf(7)}`, headers: auth, onResponse: recordFailure('item detail') },
+      { method: 'GET', path: '/v1/partner/me', headers: auth, onResponse: recordFailure('/me') },
     ],
   },
   (err, result) => (err ? failures.push(err.message) : loadDone(result)),
 );
-load.on('response', (_client, statusCode) => {
-  if (statusCode >= 400) failures.push(`HTTP ${statusCode}`);
-});
 load.on('reqError', (err) => failures.push(err.message));
 
-const restarts: { service: ServiceName; stopMs: number }[] = [];
-for (const service of ['catalog', 'webhooks', 'concierge', 'console', 'gateway'] as const) {
+for (const service of RESTART_ORDER) {
   for (let i = 0; i < replicas[service].length; i++) {
     const fresh = await startReplica(service);
     const old = replicas[service][i]!;
