@@ -435,14 +435,32 @@ describe('routing, once the key is known', () => {
   });
 
   it.each([
-    ['DELETE', '/v1/partner/webhook-endpoints', 'GET, POST'],
-    ['PUT', '/v1/partner/webhook-endpoints/we_x', 'GET, PATCH, DELETE'],
-    ['POST', '/v1/partner/me', 'GET'],
+    ['DELETE', '/v1/partner/webhook-endpoints', 'GET, HEAD, POST'],
+    ['PUT', '/v1/partner/webhook-endpoints/we_x', 'GET, HEAD, PATCH, DELETE'],
+    ['POST', '/v1/partner/me', 'GET, HEAD'],
     ['GET', '/v1/partner/items/itm_x/asset-urls', 'POST'],
   ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, path, allow) => {
     const res = await call(method, path, (await keyFor()).auth);
     expectError(res, 405, 'method_not_allowed');
     expect(res.headers.allow).toBe(allow);
+    expectNotReached();
+  });
+
+  it.each([
+    ['item detail, proxied', '/v1/partner/items/itm_x', 'catalog'],
+    ['the public menu page', '/menu/rst_x', 'catalog'],
+  ])('answers HEAD on a GET route (%s) as the service answers it, without a body', async (_name, path, service) => {
+    const res = await call('HEAD', path, (await keyFor({ scopes: ['assets:read'] })).auth);
+    expectReached(res, service, 'HEAD', path);
+    expect(res.body).toEqual({});
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('answers HEAD /me with the headers of its GET and no body', async () => {
+    const res = await call('HEAD', '/v1/partner/me', (await keyFor()).auth);
+    expect(res.status).toBe(200);
+    expect(res.text ?? '').toBe('');
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
     expectNotReached();
   });
 

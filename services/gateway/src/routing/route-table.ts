@@ -55,9 +55,7 @@ export const ROUTES: readonly Route[] = [
 ];
 
 export type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'none' };
+  { kind: 'found'; route: Route; params: Record<string, string> } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'none' };
 
 /** A pattern split once: literal segments, a parameter's name (`:id` → `id`), and whether it ends in `*`. */
 export interface CompiledRoute {
@@ -123,9 +121,13 @@ export function createRouter(routes: readonly Route[]) {
     },
     match(atPath: PathMatch, method: string): RouteMatch {
       if (atPath.routes.length === 0) return { kind: 'none' };
-      const found = atPath.compiled.find((candidate) => candidate.route.method === method);
+      const found =
+        atPath.compiled.find((candidate) => candidate.route.method === method) ??
+        // Every GET answers HEAD too (RFC 9110, section 9.3.2): the same headers, no body.
+        (method === 'HEAD' ? atPath.compiled.find((candidate) => candidate.route.method === 'GET') : undefined);
       if (found) return { kind: 'found', route: found.route, params: paramsOf(found, atPath.segments) };
-      return { kind: 'method-not-allowed', allow: [...new Set(atPath.routes.map((route) => route.method))] };
+      const methods = atPath.routes.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]));
+      return { kind: 'method-not-allowed', allow: [...new Set(methods)] };
     },
   };
 }
