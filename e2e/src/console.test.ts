@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '@partner/auth';
-import { ZConsoleRestaurant, ZCreatedKey, ZItem, zData } from '@partner/contracts';
+import { ZItem, zData } from '@partner/contracts';
+import { ZConsoleRestaurant, ZCreatedKey } from '@partner/contracts/console';
 import { expectError } from './expect-error.js';
 import { grantAccess, integratorWithKey, restaurantWithKey, startStack, type Stack } from './stack.js';
 

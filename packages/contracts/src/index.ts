@@ -1,5 +1,4 @@
 export * from './concierge.js';
-export * from './console.js';
 export * from './envelopes.js';
 export * from './errors.js';
 export * from './events.js';

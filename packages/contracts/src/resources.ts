@@ -65,11 +65,14 @@ export const ZTombstone = z.object({
 });
 export type TTombstone = z.infer<typeof ZTombstone>;
 
+/** What an item listing's `meta` adds to `nextCursor` (spec 2.5): a shape, for `zList(…, ZItemListMeta)`. */
 export const ZItemListMeta = {
   syncWindowStart: ZTimestamp.nullable(),
   syncWindowEnd: ZTimestamp,
   fullResyncRequired: z.boolean(),
 };
+/** An item listing's whole `meta`. */
+export type TItemListMeta = { nextCursor: string | null } & z.infer<z.ZodObject<typeof ZItemListMeta>>;
 
 export const ZSection = z.object({
   id: zId('sec'),

@@ -16,6 +16,16 @@ function client(fetch: ReturnType<typeof scriptedFetch>['fetch'], clock = fakeCl
   return new PartnerClient({ apiKey: 'svc_sk_test_x', baseUrl: 'http://api.test', fetch, clock, random: () => 0 });
 }
 
+describe('construction', () => {
+  it('refuses to guess where the API is: a missing or malformed baseUrl throws before any request', () => {
+    const { fetch, sent } = scriptedFetch();
+    for (const baseUrl of [undefined, '', 'api.example.com']) {
+      expect(() => new PartnerClient({ apiKey: 'svc_sk_test_x', baseUrl: baseUrl as unknown as string, fetch })).toThrow(/baseUrl/);
+    }
+    expect(sent).toHaveLength(0);
+  });
+});
+
 describe('pagination', () => {
   it('follows meta.nextCursor until null, lazily, one page at a time', async () => {
     const { fetch, sent } = scriptedFetch(

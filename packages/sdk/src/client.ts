@@ -8,13 +8,14 @@ import { type Clock, type RetryOptions, systemClock } from './retry.js';
 import { type FetchLike, type RequestOptions, Transport } from './transport.js';
 import { WebhookDeliveries, WebhookEndpoints } from './webhook-endpoints.js';
 
-export const DEFAULT_BASE_URL = 'http://localhost:8080';
-
 export interface PartnerClientOptions {
   /** A secret key, `svc_sk_live_…` or `svc_sk_test_…`. Keep it on your server. */
   apiKey: string;
-  /** Where the API answers, without `/v1` (default http://localhost:8080). */
-  baseUrl?: string;
+  /**
+   * Where the API answers, without `/v1`: your platform's gateway (`http://localhost:8080` for
+   * `pnpm start`). Required: a client that guessed would send its secret key to the wrong host.
+   */
+  baseUrl: string;
   /** Default: the runtime's global `fetch`. */
   fetch?: FetchLike;
   /** Retries of 429 and 503 answers (default 3 retries within 60 s); `false` for none. */
@@ -33,7 +34,7 @@ export interface PartnerClientOptions {
  * The Partner API. One client per key; it holds the menu and asset URL caches, so keep it around.
  *
  * ```ts
- * const client = new PartnerClient({ apiKey: process.env.PARTNER_API_KEY! });
+ * const client = new PartnerClient({ apiKey: process.env.PARTNER_API_KEY!, baseUrl: process.env.PARTNER_API_URL! });
  * for await (const item of client.items.list('rst_…')) console.log(item.name);
  * ```
  */
@@ -49,9 +50,11 @@ export class PartnerClient {
 
   constructor(options: PartnerClientOptions) {
     if (!options.apiKey) throw new TypeError('PartnerClient needs an apiKey.');
+    if (!URL.canParse(options.baseUrl))
+      throw new TypeError("PartnerClient needs a baseUrl: the API's origin, such as https://api.example.com.");
     this.#transport = new Transport({
       apiKey: options.apiKey,
-      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+      baseUrl: options.baseUrl,
       // Called through globalThis: browsers refuse a fetch detached from it ("Illegal invocation").
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
       retry: options.retry ?? {},

@@ -1,4 +1,4 @@
-export { DEFAULT_BASE_URL, PartnerClient, type PartnerClientOptions } from './client.js';
+export { PartnerClient, type PartnerClientOptions } from './client.js';
 export { ConciergeStreamError, isApiError, PartnerApiError, type PartnerErrorCode } from './errors.js';
 export { type Page, PageIterator } from './pagination.js';
 export { type ItemListMeta, type ItemPage, ItemSync, type SyncChange, type SyncState } from './sync.js';

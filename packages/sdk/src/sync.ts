@@ -1,13 +1,8 @@
-import type { TItem, TTombstone } from '@partner/contracts';
+import type { TItem, TItemListMeta, TTombstone } from '@partner/contracts';
 import type { Page } from './pagination.js';
 
 /** `meta` of an item listing (spec 2.5). */
-export interface ItemListMeta {
-  nextCursor: string | null;
-  syncWindowStart: string | null;
-  syncWindowEnd: string;
-  fullResyncRequired: boolean;
-}
+export type ItemListMeta = TItemListMeta;
 
 export type ItemPage = Page<TItem | TTombstone, ItemListMeta>;
 

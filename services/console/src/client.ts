@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ZItem, ZSection } from '@partner/contracts';
 import type {
   ZConnectLink,
   ZConsoleRestaurant,
@@ -6,10 +7,8 @@ import type {
   ZConsoleKey,
   ZGrant,
   ZIntegratorOrg,
-  ZItem,
-  ZSection,
   ZUsage,
-} from '@partner/contracts';
+} from '@partner/contracts/console';
 
 export class ConsoleApiError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import type { TConsoleRestaurant } from '@partner/contracts';
+import type { TConsoleRestaurant } from '@partner/contracts/console';
 import type { RestaurantRow } from '@partner/db';
 import { presentRestaurant } from '@partner/views';
 

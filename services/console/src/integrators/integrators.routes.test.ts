@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ZConnectLink, ZGrant, ZIntegratorOrg, zData } from '@partner/contracts';
+import { zData } from '@partner/contracts';
+import { ZConnectLink, ZGrant, ZIntegratorOrg } from '@partner/contracts/console';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
 import { lastWriterOf, outboxEventsAbout, seedIntegrator, seedRestaurant } from '../testing/factories.js';
 

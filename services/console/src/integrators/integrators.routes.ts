@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts';
+import { ZApproveConnectLink, ZCreateConnectLink, ZCreateIntegrator, ZUpdateIntegrator } from '@partner/contracts/console';
 import { listGrants } from './grants.repository.js';
 import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';

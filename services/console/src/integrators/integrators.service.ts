@@ -22,7 +22,7 @@ import type {
   ZCreateConnectLink,
   ZCreateIntegrator,
   ZUpdateIntegrator,
-} from '@partner/contracts';
+} from '@partner/contracts/console';
 import type { ConsoleDeps } from '../deps.js';
 
 const DEFAULT_GRANT_SCOPES = ['menu:read', 'assets:read', 'webhooks:manage', 'concierge:chat'];

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ZConsoleKey, ZCreatedKey, zData } from '@partner/contracts';
+import { zData } from '@partner/contracts';
+import { ZConsoleKey, ZCreatedKey } from '@partner/contracts/console';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
 import { seedIntegrator, seedRestaurant } from '../testing/factories.js';
 import { MAX_TEST_KEYS_PER_OWNER } from './keys.service.js';

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { ZCreateKey, zId } from '@partner/contracts';
+import { zId } from '@partner/contracts';
+import { ZCreateKey } from '@partner/contracts/console';
 import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { createKey, listKeys, revokeKey } from './keys.service.js';

@@ -5,7 +5,7 @@ import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, re
 import { findIntegratorOrgById } from '../integrators/integrators.repository.js';
 import { type ApiKeyRow, findRestaurantById } from '@partner/db';
 import { AppError } from '@partner/contracts';
-import type { TConsoleKey, ZCreateKey } from '@partner/contracts';
+import type { TConsoleKey, ZCreateKey } from '@partner/contracts/console';
 import type { ConsoleDeps } from '../deps.js';
 
 /** Live keys start at this per-minute ceiling unless created with another; test keys are capped at 60 anyway. */

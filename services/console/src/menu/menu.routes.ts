@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts';
+import { ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts/console';
 import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { createItem, createSection, deleteItem, getSections, updateItem } from './menu.service.js';

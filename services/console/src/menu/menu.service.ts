@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { TItem, TSection, ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts';
+import type { TItem, TSection } from '@partner/contracts';
+import type { ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts/console';
 import { findLiveItemById, findSectionById, insertItem, insertSection, markItemDeleted, updateLiveItem } from './menu.repository.js';
 import {
   type Executor,

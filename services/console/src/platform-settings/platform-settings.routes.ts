@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ZKillSwitch } from '@partner/contracts';
+import { ZKillSwitch } from '@partner/contracts/console';
 import { readPlatformSettings } from '@partner/db';
 import { writePlatformSetting } from './platform-settings.repository.js';
 import { parseWith } from '@partner/http';

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { derivePublishableKey } from '@partner/auth';
-import { ZConsoleRestaurant, ZUsage, zData } from '@partner/contracts';
+import { zData } from '@partner/contracts';
+import { ZConsoleRestaurant, ZUsage } from '@partner/contracts/console';
 import { billingPeriod } from '@partner/entitlements';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
 import { seedRestaurant } from '../testing/factories.js';

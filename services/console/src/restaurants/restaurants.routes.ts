@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
+import { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts/console';
 import { parseWith } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { createRestaurant, getRestaurant, getUsage, patchRestaurant } from './restaurants.service.js';

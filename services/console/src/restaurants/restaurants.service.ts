@@ -6,7 +6,7 @@ import { insertApiKey, setMenuPageKeyRevoked } from '../keys/keys.repository.js'
 import { insertRestaurant, updateRestaurant } from './restaurants.repository.js';
 import { presentConsoleRestaurant } from '../present.js';
 import { AppError } from '@partner/contracts';
-import type { TConsoleRestaurant, TUsage, ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts';
+import type { TConsoleRestaurant, TUsage, ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts/console';
 import type { z } from 'zod';
 import type { ConsoleDeps } from '../deps.js';
 

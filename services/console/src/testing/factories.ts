@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { ZCreateItem, ZCreateRestaurant } from '@partner/contracts';
+import type { ZCreateItem, ZCreateRestaurant } from '@partner/contracts/console';
 import type { Executor } from '@partner/db';
 import type { z } from 'zod';
 import type { ConsoleDeps } from '../deps.js';
