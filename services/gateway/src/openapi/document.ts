@@ -153,18 +153,26 @@ function errorResponses(route: Route, operation: Operation, shared: SharedRespon
   return responses;
 }
 
+const STREAM_EVENT_NAMES = Object.keys(ConciergeEventSchemas);
+
+/**
+ * An event kind added after this document (spec section 9: new kinds may come within v1). Its name is
+ * none of the known ones, so a known event is still held to its own schema.
+ */
+const ZLaterStreamEvent = z
+  .object({
+    event: z.string().meta({ override: { type: 'string', not: { enum: STREAM_EVENT_NAMES } } }),
+    data: z.unknown(),
+  })
+  .meta({ description: 'An event kind this document does not know yet: skip it.' });
+
 /** One SSE message of a concierge turn: its `event:` name and its `data:`, parsed. */
 export const ZConciergeStreamEvent = z
-  .union(
-    Object.entries(ConciergeEventSchemas).map(([event, data]) => z.object({ event: z.literal(event), data })) as unknown as [
-      z.ZodObject,
-      z.ZodObject,
-    ],
-  )
+  .union([...Object.entries(ConciergeEventSchemas).map(([event, data]) => z.object({ event: z.literal(event), data })), ZLaterStreamEvent])
   .meta({
     id: 'ConciergeStreamEvent',
     description:
-      'A message of the stream, shown as its `event:` field and its `data:` field parsed as JSON. On the wire: `event: delta\\ndata: {"text":"…"}\\n\\n`. A line starting with `:` is a heartbeat; ignore it.',
+      'A message of the stream, shown as its `event:` field and its `data:` field parsed as JSON. On the wire: `event: delta\\ndata: {"text":"…"}\\n\\n`. A line starting with `:` is a heartbeat; ignore it, and skip any event kind you do not know.',
   });
 
 /** The files catalog serves (`ASSET_FILES` of @partner/assets; e2e's conformance check holds the two together). */
@@ -312,9 +320,24 @@ const TAGS: { name: Tag; description: string }[] = [
  */
 const adjustSchema = ({ jsonSchema, io }: { jsonSchema: Record<string, unknown>; io: 'input' | 'output' }) => {
   if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  if (io === 'output') openEnum(jsonSchema);
   if (jsonSchema.format && jsonSchema.pattern && typeof jsonSchema.format === 'string' && !STANDARD_FORMATS.has(jsonSchema.format))
     delete jsonSchema.format;
 };
+/**
+ * A set of values we send (an error code, a status, a scope) may grow within v1 (spec section 9): the
+ * document lists the known values and admits any other string, which clients treat as unknown.
+ */
+function openEnum(jsonSchema: Record<string, unknown>) {
+  const values = jsonSchema.enum;
+  if (!Array.isArray(values) || !values.every((value) => typeof value === 'string')) return;
+  delete jsonSchema.enum;
+  delete jsonSchema.type;
+  jsonSchema.anyOf = [
+    { type: 'string', enum: values },
+    { type: 'string', description: 'A value added after this document: treat it as unknown.' },
+  ];
+}
 const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'duration', 'email', 'uri', 'uuid', 'ipv4', 'ipv6', 'hostname', 'regex']);
 
 export type OpenApiDocument = oas32.OpenAPIObject;
@@ -339,7 +362,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; audience?: Au
   const routes = options.audience === 'complete' ? ROUTES : ROUTES.filter(isPublished);
   const embedSchemas: Record<string, z.ZodType> =
     options.audience === 'complete' ? { EmbedItem: ZEmbedItem, ConciergeBootstrap: ZConciergeBootstrap } : {};
-  return createDocument(
+  const document = createDocument(
     {
       openapi: '3.1.0',
       info: {
@@ -349,6 +372,7 @@ export function buildOpenApiDocument(options: { serverUrl: string; audience?: Au
         description: `${INTRODUCTION}\n\n${GUIDES}`,
       },
       servers: [{ url: options.serverUrl }],
+      externalDocs: { description: 'Integration guides', url: `${options.serverUrl}/docs/guides/` },
       tags: TAGS,
       paths: paths(routes, new Map()),
       webhooks: webhooks(),
@@ -397,6 +421,29 @@ export function buildOpenApiDocument(options: { serverUrl: string; audience?: Au
     },
     { override: adjustSchema },
   );
+  return withOutputNamesPlain(document);
+}
+
+/**
+ * A component whose answers differ from its request form (an open enum) is written twice by
+ * zod-openapi, as `Item` and `ItemOutput`. Only answers use our components, so the request form goes
+ * unreferenced: the answer form takes the plain name.
+ */
+function withOutputNamesPlain(document: OpenApiDocument): OpenApiDocument {
+  const ref = (name: string) => `"#/components/schemas/${name}"`;
+  const plainOf = (name: string) => name.slice(0, -'Output'.length);
+  const schemas = document.components?.schemas ?? {};
+  let text = JSON.stringify(document);
+  const renamed = Object.keys(schemas).filter(
+    (name) => name.endsWith('Output') && plainOf(name) in schemas && !text.includes(ref(plainOf(name))),
+  );
+  for (const name of renamed) text = text.replaceAll(ref(name), ref(plainOf(name)));
+  const out = JSON.parse(text) as OpenApiDocument;
+  for (const name of renamed) {
+    out.components!.schemas![plainOf(name)] = out.components!.schemas![name]!;
+    delete out.components!.schemas![name];
+  }
+  return out;
 }
 
 /** The document as committed to docs/openapi.json: for the local stack, formatted for review. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../routing/route-table.js';
@@ -49,6 +49,32 @@ describe('the OpenAPI document', () => {
     expect(closed).toEqual([]);
   });
 
+  it('lets value sets grow: every enum we send also admits a string it does not list (spec section 9)', () => {
+    const closed: string[] = [];
+    const walk = (node: unknown, where: string, open: boolean) => {
+      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${where}/${i}`, false));
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (Array.isArray(schema.enum) && !open && !where.endsWith('/not')) closed.push(where);
+      const anyOf = schema.anyOf as Record<string, unknown>[] | undefined;
+      // The open form: the known values, or any other string.
+      const openAnyOf = anyOf?.length === 2 && Array.isArray(anyOf[0]!.enum) && anyOf[1]!.type === 'string' && !anyOf[1]!.enum;
+      for (const [key, child] of Object.entries(schema)) {
+        if (key === 'anyOf' && openAnyOf) {
+          walk(anyOf[0], `${where}/anyOf/0`, true);
+          walk(anyOf[1], `${where}/anyOf/1`, false);
+        } else walk(child, `${where}/${key}`, false);
+      }
+    };
+    for (const [path, item] of Object.entries(complete.paths ?? {})) {
+      for (const method of METHODS) walk((item as Record<string, { responses?: unknown }>)[method]?.responses, `${method} ${path}`, false);
+    }
+    walk(complete.components?.schemas, 'components/schemas', false);
+    walk(complete.components?.responses, 'components/responses', false);
+    walk(complete.components?.headers, 'components/headers', false);
+    expect(closed).toEqual([]);
+  });
+
   it('keeps request bodies strict, as the API refuses unknown fields', () => {
     const body = document.paths?.['/v1/partner/webhook-endpoints']?.post?.requestBody as {
       content: { 'application/json': { schema: { additionalProperties?: boolean } } };
@@ -93,5 +119,34 @@ describe('served by the gateway', () => {
     const bundle = await request(harness.app).get('/docs/redoc.standalone.js');
     expect(bundle.status).toBe(200);
     expect(bundle.headers['content-type']).toMatch(/javascript/);
+    expect(bundle.text).not.toContain('cdn.redoc.ly');
+  });
+
+  it("serves every guide of docs/guides and the packages' READMEs as pages under a policy that runs no script", async () => {
+    const guides = readdirSync(new URL('../../../../docs/guides/', import.meta.url)).filter((name) => name.endsWith('.md'));
+    for (const name of [...guides.filter((guide) => guide !== 'README.md'), 'sdk.md', 'contracts.md']) {
+      const page = await request(harness.app).get(`/docs/guides/${name}`);
+      expect(page.status, name).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'/);
+      expect(page.text).not.toContain('<script');
+    }
+    const index = await request(harness.app).get('/docs/guides/');
+    expect(index.text).toContain('<h1 id="integration-guides">Integration guides</h1>');
+    // Links that leave docs/guides in the repository point at what the gateway serves for them.
+    expect(index.text).toContain('href="sdk.md"');
+    expect(index.text).toContain('href="/v1/openapi.json"');
+    expect(index.text).not.toContain('../');
+  });
+
+  it('sends /docs/guides to /docs/guides/, where relative links resolve; an unknown guide is 404 not_found', async () => {
+    const bare = await request(harness.app).get('/docs/guides');
+    expect(bare.status).toBe(301);
+    expect(bare.headers.location).toBe('/docs/guides/');
+    for (const path of ['/docs/guides/nope.md', '/docs/guides/..%2F..%2Fpackage.json', '/docs/guides/README']) {
+      const res = await request(harness.app).get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
   });
 });
