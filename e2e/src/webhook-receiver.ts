@@ -9,10 +9,17 @@ export interface Received {
   at: number;
 }
 
-/** A real HTTP receiver on loopback that records every POST and answers with the status it is told. */
+/**
+ * A real HTTP receiver on loopback that records every POST and answers with the status it is told. A
+ * GET answers what it has received so far, as JSON (for a program that can only fetch).
+ */
 export async function startReceiver(answer: (received: Received) => number = () => 200) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(received));
+      return;
+    }
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk) => (body += chunk));

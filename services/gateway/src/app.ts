@@ -4,6 +4,7 @@ import { errorHandler, notFoundHandler, requestContext, requestDeadline } from '
 import { bearerToken, claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
+import { guidePages } from './openapi/guides.js';
 import { apiReference } from './openapi/reference.js';
 
 export interface GatewayDeps extends EdgeDeps {
@@ -34,6 +35,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
     res.json({ status: 'ok' });
   });
   app.use(apiReference(deps.publicBaseUrl));
+  app.use(guidePages());
   app.use('/embed', embedScripts(deps.embedDir));
   app.use(notFoundHandler());
   app.use(errorHandler({ faults: deps.faults }));

@@ -14,9 +14,12 @@ export const INTRODUCTION = `For the point-of-sale systems, ordering apps and ag
 - **Limits**: every keyed answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
   \`X-RateLimit-Reset\`.`;
 
-/** The integrator guides, as they sit in the repository. */
+/** The integrator guides, served by the gateway beside this reference (and under docs/guides/ in the repository). */
 export const GUIDES = `## Guides
 
-In the repository, under \`docs/\`: start with \`docs/guides/README.md\` (getting started, authentication
-and keys, errors, pagination and sync, the menu and its ETag, assets and AR, concierge streaming, embeds,
-rate limits and quotas) and \`docs/webhooks.md\`. The typed client is \`@partner/sdk\`.`;
+[All guides](/docs/guides/): [getting started](/docs/guides/getting-started.md),
+[authentication, keys and test mode](/docs/guides/authentication.md), [errors](/docs/guides/errors.md),
+[pagination and incremental sync](/docs/guides/pagination-and-sync.md), [the menu and its ETag](/docs/guides/menu.md),
+[3D assets and AR](/docs/guides/assets-and-ar.md), [webhooks](/docs/guides/webhooks.md),
+[concierge streaming](/docs/guides/concierge.md), [embeds](/docs/guides/embeds.md),
+[rate limits and quotas](/docs/guides/rate-limits.md). The typed client: [\`@partner/sdk\`](/docs/guides/sdk.md).`;
