@@ -5,9 +5,12 @@ import { restaurantWithKey, startStack, type Stack } from './stack.js';
 
 let stack: Stack;
 let auth: Record<string, string>;
+let restaurantId: string;
 beforeAll(async () => {
   stack = await startStack({ gatewayEnv: { MAX_BODY_BYTES: '1000' } });
-  ({ auth } = await restaurantWithKey(stack));
+  let restaurant;
+  ({ auth, restaurant } = await restaurantWithKey(stack));
+  restaurantId = restaurant.id;
 });
 afterAll(() => stack.stop());
 
@@ -22,8 +25,19 @@ describe('routing', () => {
   it('an unknown method on a known route is 405 with Allow', async () => {
     const res = await request(stack.gatewayUrl).delete('/v1/partner/restaurants').set(auth);
     expectError(res, 405, 'method_not_allowed');
-    expect(res.headers.allow).toBe('GET');
+    expect(res.headers.allow).toBe('GET, HEAD');
     expectError(await request(stack.gatewayUrl).put('/v1/partner/me').set(auth), 405, 'method_not_allowed');
+  });
+
+  it('HEAD on a GET route answers its headers without a body, from the service behind it', async () => {
+    const menu = await request(stack.gatewayUrl).get(`/v1/partner/restaurants/${restaurantId}/menu`).set(auth);
+    const head = await request(stack.gatewayUrl).head(`/v1/partner/restaurants/${restaurantId}/menu`).set(auth);
+    expect(head.status).toBe(200);
+    expect(head.headers.etag).toBe(menu.headers.etag);
+    expect(head.text ?? '').toBe('');
+    const page = await request(stack.gatewayUrl).head(`/menu/${restaurantId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
   });
 
   it('every response carries X-Service-Environment and X-Request-Id', async () => {

@@ -83,9 +83,15 @@ export class DocumentValidator {
     const lower = method.toLowerCase();
     for (const { template, pattern } of this.paths) {
       if (!pattern.test(path) || !METHODS.includes(lower)) continue;
-      const node = this.document.paths[template][lower];
+      // A HEAD answers as its GET does, without the body (RFC 9110): the document lists the GET.
+      const documented = this.document.paths[template][lower] ? lower : lower === 'head' ? 'get' : null;
+      const node = documented && this.document.paths[template][documented];
       if (node)
-        return { node, name: `${method} ${template}`, pointer: `#/paths/${template.replaceAll('~', '~0').replaceAll('/', '~1')}/${lower}` };
+        return {
+          node,
+          name: `${method} ${template}`,
+          pointer: `#/paths/${template.replaceAll('~', '~0').replaceAll('/', '~1')}/${documented}`,
+        };
     }
     return null;
   }
