@@ -1,19 +1,24 @@
 import { readdir } from 'node:fs/promises';
+import { sql } from 'kysely';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI } from '@partner/testing';
+import { type OwnPgBouncer, startFakeOpenAI, startPgBouncer } from '@partner/testing';
 import { streamChat } from './sse-client.js';
 import { restaurantWithKey, sampleModelFiles, startStack, type Stack } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
 // Two gateways, and two replicas of catalog, webhooks (both dispatching) and concierge behind
-// balancers, on one Postgres, one Redis and one S3 bucket: the cross-service flows hold whichever
-// replica answers.
+// balancers, on one Postgres behind PgBouncer in transaction mode (as docs/deployment.md configures
+// it), one Redis and one S3 bucket: the cross-service flows hold whichever replica answers, and
+// whichever server connection PgBouncer lends each transaction.
 let stack: Stack;
 let model: Awaited<ReturnType<typeof startFakeOpenAI>>;
+let bouncer: OwnPgBouncer;
 beforeAll(async () => {
   model = await startFakeOpenAI({ tokens: ['Try', ' the', ' soup.'] });
+  bouncer = await startPgBouncer();
   stack = await startStack({
+    databaseProxy: bouncer,
     gateways: 2,
     replicas: 2,
     storage: 's3',
@@ -22,7 +27,8 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(async () => {
-  await stack.stop();
+  await stack?.stop();
+  await bouncer?.stop();
   await model.close();
 });
 
@@ -30,6 +36,13 @@ afterAll(async () => {
 const gateway = (i: number) => stack.gatewayUrls[i % stack.gatewayUrls.length]!;
 
 describe('two replicas of every service', () => {
+  it("reach the database through PgBouncer: the services' connections are its clients", async () => {
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(stack.db);
+    const database = rows[0]!.name;
+    const clients = await bouncer.clientDatabases();
+    expect(clients.filter((name) => name === database).length).toBeGreaterThan(0);
+  });
+
   it('sync: every item exactly once, pages fetched from either gateway', async () => {
     const { restaurant, auth } = await restaurantWithKey(stack, { rateLimitPerMin: 10_000 });
     const created = [];

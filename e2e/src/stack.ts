@@ -18,6 +18,12 @@ import { watchAnswers } from './openapi-conformance.js';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** A connection pooler in front of Postgres (PgBouncer): the URL of a database through it, and letting go of one. */
+export interface DatabaseProxy {
+  urlFor(databaseUrl: string): string;
+  release(databaseUrl: string): Promise<void>;
+}
+
 export interface Stack {
   /** Base URL of the first gateway replica. */
   gatewayUrl: string;
@@ -63,6 +69,11 @@ export async function startStack(
     realPublicUrl?: boolean;
     /** The gateways' clock (key expiry, rate-limit windows); by default the real time and Redis's minutes. */
     gatewayClock?: () => Date;
+    /**
+     * A pooler the services reach the stack's database through (by default they reach it directly;
+     * migrations and the test's own queries always do). It lets go of the database before it is dropped.
+     */
+    databaseProxy?: DatabaseProxy;
   } = {},
 ): Promise<Stack> {
   const database = await useTestDatabase();
@@ -71,7 +82,7 @@ export async function startStack(
   const adminToken = `adm_${randomBytes(18).toString('hex')}`;
   const assetDir = await mkdtemp(join(tmpdir(), 'ptr-assets-'));
   const env = {
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseProxy?.urlFor(database.url) ?? database.url,
     REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,
     LOG_LEVEL: 'silent',
@@ -181,6 +192,7 @@ export async function startStack(
           if (keys.length) await redis.del(keys);
         }
         await redis.quit();
+        await options.databaseProxy?.release(database.url);
         await database.drop();
         await rm(assetDir, { recursive: true, force: true });
       } finally {

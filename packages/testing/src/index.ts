@@ -7,3 +7,4 @@ export * from './fake-openai.js';
 export * from './ports.js';
 export * from './seed-items.js';
 export * from './service-balancer.js';
+export * from './pgbouncer.js';
