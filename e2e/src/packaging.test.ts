@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackages, runConsumer, typecheck } from './packed-packages.js';
+import { installPackedPackages, run, runConsumer, typecheck } from './packed-packages.js';
 import { restaurantWithKey, startStack, type Stack } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
@@ -38,6 +38,16 @@ describe('the packed packages in a project outside the workspace', () => {
   it('install from their tarballs alone, and a strict program typechecks against them', async () => {
     expect((await readdir(join(app, 'node_modules', '@partner'))).sort()).toEqual(['contracts', 'sdk']);
     expect(typechecked.ok, typechecked.output).toBe(true);
+  });
+
+  it("publish the public contract only: the console API's bodies are not importable", async () => {
+    const imported = await run(process.execPath, ['--input-type=module', '-e', "await import('@partner/contracts/console')"], {
+      cwd: app,
+    }).then(
+      () => 'imported',
+      (err: { stderr: string }) => err.stderr,
+    );
+    expect(imported).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
   it('run an integration: auto-pagination, a sync, a concierge answer and an abandoned one, webhooks of both schemes verified', async () => {

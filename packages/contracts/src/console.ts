@@ -1,5 +1,5 @@
 // The console API's bodies (the dashboard's backend, docs/console-api.md): `@partner/contracts/console`,
-// used inside the platform only and left out of the published package, whose entry is the public API.
+// used inside the platform only; the published package does not export it (its entry is the public API).
 import { z } from 'zod';
 import { zId } from './ids.js';
 import { ZEnvironment, ZKeyType, ZScope } from './keys.js';
