@@ -81,22 +81,22 @@ async function runSteps(steps: Step[], cwd: string, args: Record<string, string>
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     TURBO_CACHE_DIR: join(repoRoot, '.turbo/cache'),
-    // `pnpm deploy` resolves the packages' peer ranges again (zod's): from the machine's metadata cache
-    // when it has them, not from the registry, which is outside our system (and where pnpm on Node 24
-    // was seen waiting for minutes on this machine).
-    npm_config_prefer_offline: 'true',
+  };
+  const runLine = (line: string, registry: Record<string, string>) => {
+    const running = run('bash', ['-euo', 'pipefail', '-c', line], { cwd, env: { ...env, ...registry }, maxBuffer: 64 * 1024 * 1024 });
+    // No standard input, as in `docker build`: a tool that would ask a question gets its answer (EOF) at once.
+    running.child.stdin?.end();
+    return running;
   };
   for (const step of steps) {
     if (step.instruction === 'RUN') {
       // BuildKit's --mount flags change where caches live, not what the line does.
-      const running = run('bash', ['-euo', 'pipefail', '-c', step.text.replace(/^(--\S+\s+)+/, '')], {
-        cwd,
-        env,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      // No standard input, as in `docker build`: a tool that would ask a question gets its answer (EOF) at once.
-      running.child.stdin?.end();
-      await running;
+      const line = step.text.replace(/^(--\S+\s+)+/, '');
+      // `pnpm deploy` resolves the packages' peer ranges again, with metadata from the registry, which is
+      // outside our system: pnpm was seen waiting on it for over ten minutes here (2026-11-27). The
+      // machine's store and metadata cache hold everything after `pnpm install`, so a line runs offline
+      // first, and reaches for the registry only where the cache lacks something (a new machine).
+      await runLine(line, { npm_config_offline: 'true' }).catch(() => runLine(line, { npm_config_prefer_offline: 'true' }));
     } else {
       const [name, value = ''] = step.text.split(/=(.*)/s) as [string, string?];
       env[name] = args[name] ?? value;
