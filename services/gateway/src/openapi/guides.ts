@@ -28,13 +28,15 @@ a{color:#0969da}code,pre{font:14px/1.45 ui-monospace,monospace;background:#f6f8f
 code{padding:.1em .3em}pre{padding:1rem;overflow:auto}pre code{padding:0;background:none}
 table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #d0d7de;padding:.35rem .6rem;text-align:left}`;
 
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${title} · Partner API</title>
+    <title>${escapeHtml(title)} · Partner API</title>
     <link rel="icon" href="data:,">
     <style>${STYLE}</style>
   </head>
