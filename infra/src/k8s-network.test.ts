@@ -56,7 +56,9 @@ const SURROUNDINGS: Endpoint[] = [
   { name: 'kube-apiserver', ip: '10.96.0.1', listens: [tcp(443)] },
   { name: 'office-network', ip: '192.168.1.10', listens: [tcp(443)] },
   { name: 'vpc-peer', ip: '172.20.0.10', listens: [tcp(443)] },
-  { name: 'cloud-metadata', ip: '169.254.169.254', listens: [tcp(80)] },
+  { name: 'cloud-metadata', ip: '169.254.169.254', listens: [tcp(80), tcp(443)] },
+  { name: 'pod-identity-agent', ip: '169.254.170.23', listens: [tcp(80)] },
+  { name: 'link-local-neighbour', ip: '169.254.10.1', listens: [tcp(80), tcp(443)] },
   { name: 'carrier-nat', ip: '100.64.0.1', listens: [tcp(443)] },
   // A webhook receiver, the model provider, the object store: all on the internet.
   { name: 'internet', ip: '203.0.113.10', listens: [tcp(443), tcp(8443), tcp(5432)] },
@@ -81,6 +83,8 @@ const EXPECTED = [
   flow('concierge', 'internet', 443),
   flow('catalog', 'internet', 443),
   flow('console', 'internet', 443),
+  // The object store's services read credentials from the pod's role; no one else reaches them.
+  ...['catalog', 'console'].flatMap((pod) => [flow(pod, 'cloud-metadata', 80), flow(pod, 'pod-identity-agent', 80)]),
 ].sort();
 
 function selects(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {

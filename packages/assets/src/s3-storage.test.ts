@@ -1,7 +1,11 @@
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from './s3-storage.js';
+import { startS3TestServer, type S3TestServer } from './testing/s3-test-server.js';
 
 const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
 const optionsAt = (port: number, timeoutMs: number) => ({
@@ -91,5 +95,68 @@ describe('S3Storage when the store fails', () => {
     } finally {
       storage.close();
     }
+  });
+});
+
+/** A TCP proxy to `port` that lets bytes towards it through at `bytesPerSecond` (answers come back at once). */
+async function throttledProxy(port: number, bytesPerSecond: number): Promise<{ port: number; close(): void }> {
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    const throttle = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        setTimeout(() => done(null, chunk), (chunk.length / bytesPerSecond) * 1000);
+      },
+    });
+    client.pipe(throttle).pipe(upstream).pipe(client);
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.once('error', cut).once('close', cut);
+    upstream.once('error', cut).once('close', cut);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, close: () => server.close() };
+}
+
+describe('S3Storage on a working store', () => {
+  let s3: S3TestServer;
+  beforeAll(async () => {
+    s3 = await startS3TestServer();
+  });
+  afterAll(() => s3.close());
+
+  it('answers other calls while many downloads are held open by viewers who read slowly', async () => {
+    const storage = s3.storage({ timeoutMs: 1000 });
+    await storage.put('popular.glb', randomBytes(1024));
+    // More open downloads than the SDK's default pool of 50 sockets; no one reads them.
+    const held: Readable[] = [];
+    try {
+      for (let i = 0; i < 60; i++) held.push(await storage.read('popular.glb'));
+      expect(await storage.stat('popular.glb')).toMatchObject({ size: 1024 });
+      expect(await storage.check()).toBeNull();
+    } finally {
+      for (const body of held) body.destroy();
+    }
+  });
+
+  it('gives an upload time by its size, beyond the deadline for an answer', async () => {
+    // 2 MiB at 4 MiB/s: half a second on the wire, twice the 250 ms an answer may take.
+    const proxy = await throttledProxy(Number(new URL(s3.endpoint).port), 4 * 1024 * 1024);
+    const storage = s3.storage({ endpoint: `http://127.0.0.1:${proxy.port}`, timeoutMs: 250 });
+    try {
+      await storage.put('large.glb', randomBytes(2 * 1024 * 1024));
+      expect(await storage.stat('large.glb')).toMatchObject({ size: 2 * 1024 * 1024 });
+    } finally {
+      proxy.close();
+    }
+  });
+
+  it('bounds a lookup of credentials that never ends (a metadata service that hangs) by the deadline', async () => {
+    const storage = s3.storage({ timeoutMs: 300, credentials: () => new Promise(() => {}) });
+    const started = Date.now();
+    const err = await storage.stat('a.glb').catch((e: unknown) => e);
+    expect((err as Error).name).toBe('TimeoutError');
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

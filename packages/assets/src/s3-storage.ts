@@ -3,7 +3,9 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsCommand,
   ListObjectsV2Command,
+  NoSuchBucket,
   NotFound,
   NoSuchKey,
   PutObjectCommand,
@@ -14,6 +16,12 @@ import { assertSafeStorageKey, type AssetStorage, type StoredFile } from './stor
 
 /** A store that names no date: take the file for a fresh one, which the sweep leaves alone. */
 const unknownDate = () => new Date();
+
+/**
+ * An upload's deadline grows with its size: `timeoutMs` for the store to answer, plus the time the
+ * bytes take at this rate. A store slower than this is failing, however large the file.
+ */
+export const UPLOAD_FLOOR_BYTES_PER_SECOND = 1024 * 1024;
 
 export interface S3StorageOptions {
   bucket: string;
@@ -37,8 +45,9 @@ export interface S3StorageOptions {
 
 /**
  * Files in an S3-compatible bucket through the AWS SDK. Every call is bounded by `timeoutMs` (the SDK's
- * retries included); a store that does not answer in time rejects with a `TimeoutError`, which the
- * services answer as 503 with Retry-After like any other dependency fault.
+ * retries, their waits and the credentials' lookup included; an upload gets more, by its size); a store
+ * that does not answer in time rejects with a `TimeoutError`, which the services answer as 503 with
+ * Retry-After like any other dependency fault.
  */
 export class S3Storage implements AssetStorage {
   private readonly client: S3Client;
@@ -55,8 +64,16 @@ export class S3Storage implements AssetStorage {
       // refused or mishandled by several S3-compatible stores, and console hashes every file anyway.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      // The socket's idle timeout bounds a body that stalls mid-stream, which the per-call deadline cannot.
-      requestHandler: { connectionTimeout: options.timeoutMs, socketTimeout: options.stalledBodyMs ?? 60_000 },
+      requestHandler: {
+        connectionTimeout: options.timeoutMs,
+        // The socket's idle timeout bounds a body that stalls mid-stream, which the per-call deadline cannot.
+        socketTimeout: options.stalledBodyMs ?? 60_000,
+        // No cap on sockets (the SDK's default is 50): a download holds its socket while the viewer reads,
+        // so slow viewers would queue every other call, the readiness probe's too, behind them. The
+        // catalog's own connections bound how many there are.
+        httpAgent: { maxSockets: Infinity },
+        httpsAgent: { maxSockets: Infinity },
+      },
     });
   }
 
@@ -64,14 +81,19 @@ export class S3Storage implements AssetStorage {
    * Sends one command under the deadline. The deadline ends when the answer arrives: a read's body
    * streams on after it, and aborting then would cut the download.
    */
-  private async send<T>(run: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  private async send<T>(run: (abortSignal: AbortSignal) => Promise<T>, timeoutMs = this.options.timeoutMs): Promise<T> {
     const controller = new AbortController();
     const timer = setTimeout(
-      () => controller.abort(new DOMException(`the object store did not answer within ${this.options.timeoutMs} ms`, 'TimeoutError')),
-      this.options.timeoutMs,
+      () => controller.abort(new DOMException(`the object store did not answer within ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
+    // The SDK heeds the signal only on the wire: not while it looks up credentials (a metadata service
+    // that hangs) nor while it waits between retries. The race bounds those too.
+    const deadline = new Promise<never>((_resolve, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true }),
     );
     try {
-      return await run(controller.signal);
+      return await Promise.race([run(controller.signal), deadline]);
     } catch (err) {
       // The SDK reports an abort as its own AbortError; the reason says it was our deadline.
       throw controller.signal.aborted ? controller.signal.reason : err;
@@ -85,9 +107,32 @@ export class S3Storage implements AssetStorage {
   }
 
   async put(key: string, data: Buffer): Promise<void> {
-    await this.send((abortSignal) =>
-      this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: data }), { abortSignal }),
+    const transferMs = Math.ceil((data.length / UPLOAD_FLOOR_BYTES_PER_SECOND) * 1000);
+    await this.send(
+      (abortSignal) =>
+        this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: data }), { abortSignal }),
+      this.options.timeoutMs + transferMs,
     );
+  }
+
+  /**
+   * One listing of at most one key under the prefix: the bucket is there and the identity may list it
+   * (which lookups rely on). The first version of ListObjects, which every S3-compatible store speaks,
+   * and whose cut-short answer needs no continuation token (which the test server cannot make).
+   */
+  async check(): Promise<string | null> {
+    try {
+      await this.send((abortSignal) =>
+        this.client.send(new ListObjectsCommand({ Bucket: this.options.bucket, Prefix: this.prefix || undefined, MaxKeys: 1 }), {
+          abortSignal,
+        }),
+      );
+      return null;
+    } catch (err) {
+      if (err instanceof NoSuchBucket) return 'no such bucket';
+      if ((err as { name?: string }).name === 'AccessDenied') return 'access denied';
+      throw err;
+    }
   }
 
   async stat(key: string): Promise<StoredFile | null> {

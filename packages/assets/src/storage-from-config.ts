@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { S3Storage } from './s3-storage.js';
 import { LocalDirectoryStorage, type AssetStorage } from './storage.js';
 
@@ -14,9 +15,15 @@ export type StorageConfig =
       timeoutMs: number;
     };
 
-/** The one place a driver is built from configuration; `close` releases its connections. */
+/**
+ * The one place a driver is built from configuration; `close` releases its connections. A local
+ * directory is made when missing (a fresh machine): readiness then fails only if it goes away.
+ */
 export function storageFromConfig(config: StorageConfig): { storage: AssetStorage; close: () => void } {
-  if (config.driver === 'local') return { storage: new LocalDirectoryStorage(config.dir), close: () => {} };
+  if (config.driver === 'local') {
+    mkdirSync(config.dir, { recursive: true });
+    return { storage: new LocalDirectoryStorage(config.dir), close: () => {} };
+  }
   const storage = new S3Storage(config);
   return { storage, close: () => storage.close() };
 }

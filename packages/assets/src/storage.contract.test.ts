@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -77,6 +77,11 @@ describe.each([
     for (const file of listed) expect(file.lastModified).toEqual((await storage.stat(file.key))!.lastModified);
   });
 
+  it('reports itself usable once it holds a file', async () => {
+    await storage.put('usable.glb', Buffer.from('x'));
+    expect(await storage.check()).toBeNull();
+  });
+
   it('refuses keys that could leave its directory or prefix', async () => {
     for (const key of ['../etc/passwd', '.hidden', 'a/b.glb']) {
       await expect(storage.stat(key)).rejects.toThrow(/unsafe storage key/);
@@ -94,4 +99,11 @@ it('a prefixed S3 driver sees only its own prefix', async () => {
   expect(await prefixed.stat('outside.glb')).toBeNull();
   // The bare driver does not take the prefixed object for one of its files.
   expect((await listAll(bare)).map((file) => file.key)).not.toContain('other/inside.glb');
+});
+
+it('each driver names what makes it unusable: a missing bucket, a missing directory, a file for a directory', async () => {
+  expect(await s3.storage({ bucket: 'no-such-bucket' }).check()).toBe('no such bucket');
+  expect(await new LocalDirectoryStorage(join(root, 'never-made')).check()).toBe('no such directory');
+  await writeFile(join(root, 'a-file'), 'x');
+  expect(await new LocalDirectoryStorage(join(root, 'a-file')).check()).toBe('not a directory');
 });

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +26,12 @@ export interface AssetStorage {
   delete(key: string): Promise<void>;
   /** Every stored file, in no particular order. */
   list(): AsyncIterable<StoredFile>;
+  /**
+   * Whether the store can be used as configured (readiness): null when it can, else what is wrong in a
+   * few words that name no path or host (`no such bucket`, `no such directory`). A store that fails to
+   * answer rejects, as every call does.
+   */
+  check(): Promise<string | null>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -85,6 +91,19 @@ export class LocalDirectoryStorage implements AssetStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  /** The directory exists and can be read: a volume that is not mounted, or a mistyped path, is not. */
+  async check(): Promise<string | null> {
+    try {
+      if (!(await stat(this.root)).isDirectory()) return 'not a directory';
+      await access(this.root, constants.R_OK | constants.X_OK);
+      return null;
+    } catch (err) {
+      if (isMissing(err)) return 'no such directory';
+      if ((err as { code?: string }).code === 'EACCES') return 'permission denied';
+      throw err;
+    }
   }
 
   async *list(): AsyncIterable<StoredFile> {

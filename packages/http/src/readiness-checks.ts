@@ -14,16 +14,16 @@ export const redisCheck = (redis: RedisClient): ReadinessCheck => ({
   probe: () => redis.ping(),
 });
 
-/** A key no file has: looking it up reaches the store (the bucket, the directory) and answers null. */
-const PROBE_KEY = 'readyz-probe';
-
 /**
- * The asset storage: a lookup through the driver's own interface, so the local directory and an S3
- * bucket are both checked the way the service reads them (its credentials, endpoint and permissions).
+ * The asset storage, through the driver's own check: the bucket is there and may be listed (with the
+ * service's credentials, endpoint and permissions), or the directory is there and readable.
  */
-export const storageCheck = (storage: { stat(key: string): Promise<unknown> }): ReadinessCheck => ({
+export const storageCheck = (storage: { check(): Promise<string | null> }): ReadinessCheck => ({
   name: 'storage',
-  probe: () => storage.stat(PROBE_KEY),
+  probe: async () => {
+    const problem = await storage.check();
+    if (problem) throw new ProbeFailure(problem);
+  },
 });
 
 /**

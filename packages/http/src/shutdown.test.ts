@@ -8,7 +8,8 @@ import { Readiness } from './readiness.js';
 import { postgresCheck, redisCheck } from './readiness-checks.js';
 import { connectRedis, type RedisClient } from './redis.js';
 import { createServiceApp } from './service-app.js';
-import { type StartedService, startWith } from './start-service.js';
+import { pino } from 'pino';
+import { type ServiceParts, type ShutdownTimings, type StartedService, startWith } from './start-service.js';
 
 // The shutdown a SIGTERM starts, as a load balancer sees it: clients keep sending on keep-alive
 // connections until the balancer, polling /readyz, takes the instance out; one SSE stream is open.
@@ -162,5 +163,42 @@ describe('shutdown (SIGTERM)', () => {
     // Stopped: no longer accepting.
     await expect(request(port, '/work', new Agent({ keepAlive: false }))).rejects.toThrow(/ECONNREFUSED/);
     clientAgent.destroy();
+  });
+});
+
+describe('shutdown when something will not stop', () => {
+  /** A service answering every request with an empty 200; `lines` has its log. */
+  function startBare(parts: Partial<ServiceParts>, shutdown: ShutdownTimings) {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const readiness = new Readiness({ checks: [], timeoutMs: 100, logger });
+    const started = startWith(
+      { app: (_req, res) => res.end(), logger, readiness, closeDeps: async () => {}, ...parts },
+      { port: 0, host: '127.0.0.1', shutdown },
+    );
+    return { started, lines };
+  }
+
+  it('logs background work that fails to stop while the drain runs, and stops all the same', async () => {
+    const { started, lines } = startBare(
+      { stopBackground: () => Promise.reject(new Error('the dispatcher would not stop')) },
+      { drainMs: 200, streamGraceMs: 0 },
+    );
+    const service = await started;
+    await expect(service.shutdown()).resolves.toBeUndefined();
+    expect(lines.some((line) => line.includes('background work failed to stop') && line.includes('the dispatcher would not stop'))).toBe(
+      true,
+    );
+  });
+
+  it('gives up on a shutdown that has not finished within drain, stream grace and closing time', async () => {
+    const { started } = startBare(
+      { stopBackground: () => new Promise<void>(() => {}) },
+      { drainMs: 100, streamGraceMs: 100, closeMs: 200 },
+    );
+    const service = await started;
+    const began = performance.now();
+    await expect(service.shutdown()).rejects.toThrow('shutdown did not finish within 400 ms');
+    expect(performance.now() - began).toBeLessThan(1_500);
   });
 });

@@ -9,7 +9,8 @@ export interface StartedService {
   logger: Logger;
   /**
    * For SIGTERM: `/readyz` turns 503 at once, the service keeps serving through the drain period
-   * (every response closing its connection), then stops as `stop` does.
+   * (every response closing its connection), then stops as `stop` does. Both reject when they have not
+   * finished within drain, stream grace and closing time (`ShutdownTimings`).
    */
   shutdown: () => Promise<void>;
   /** At once: stop accepting, let in-flight requests and streams finish, close pools (tests, restarts). */
@@ -20,7 +21,14 @@ export interface StartedService {
 export interface ShutdownTimings {
   drainMs: number;
   streamGraceMs: number;
+  /**
+   * How long stopping the background work and closing the pools may take after that (5 s). A shutdown
+   * still running then rejects, and the process exits 1 rather than outlive its termination grace.
+   */
+  closeMs?: number;
 }
+
+const DEFAULT_CLOSE_MS = 5_000;
 
 export interface ServiceParts {
   app: RequestListener;
@@ -52,7 +60,8 @@ export async function startWith(
   const stopAfter = async (drainMs: number) => {
     parts.readiness.drain();
     server.drain();
-    const background = parts.stopBackground?.();
+    // Caught at once: a failure while the drain sleeps must not become an unhandled rejection.
+    const background = parts.stopBackground?.().catch((err: unknown) => parts.logger.error({ err }, 'background work failed to stop'));
     if (drainMs > 0) {
       parts.logger.info({ drainMs }, 'draining: unready, still serving');
       await sleep(drainMs);
@@ -60,10 +69,28 @@ export async function startWith(
     await Promise.all([server.close(at.shutdown.streamGraceMs), background]);
     await parts.closeDeps();
   };
+  const bounded = (drainMs: number) => {
+    const limitMs = drainMs + at.shutdown.streamGraceMs + (at.shutdown.closeMs ?? DEFAULT_CLOSE_MS);
+    return withDeadline(stopAfter(drainMs), limitMs, `shutdown did not finish within ${limitMs} ms`);
+  };
   return {
     port: server.port,
     logger: parts.logger,
-    shutdown: () => (stopping ??= stopAfter(at.shutdown.drainMs)),
-    stop: () => (stopping ??= stopAfter(0)),
+    shutdown: () => (stopping ??= bounded(at.shutdown.drainMs)),
+    stop: () => (stopping ??= bounded(0)),
   };
+}
+
+/** `work`, or a rejection once `ms` have passed (the work goes on, unawaited: the process is leaving). */
+async function withDeadline(work: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  try {
+    await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -26,4 +26,11 @@ describe('concierge configuration', () => {
       /CONCIERGE_INDEX_CACHE_MB[\s\S]*CONCIERGE_INDEX_BUILD_THREADS/,
     );
   });
+
+  it('bounds the life of the thumbnails’ signed URLs as the catalog does, under the sweep’s grace', () => {
+    const base = { DATABASE_URL: 'postgres://127.0.0.1/partner', REDIS_URL: 'redis://127.0.0.1', INTERNAL_JWT_PUBLIC_KEY: 'pem' };
+    const signing = { ...base, ASSET_SIGNING_SECRET: 's'.repeat(32) };
+    expect(loadConciergeConfig({ ...signing, ASSET_URL_TTL_SECONDS: '604800' }).assets?.ttlSeconds).toBe(604800);
+    expect(() => loadConciergeConfig({ ...signing, ASSET_URL_TTL_SECONDS: '604801' })).toThrow(/ASSET_URL_TTL_SECONDS/);
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonConfig, crossFieldRule, parseEnv, pemFromEnv, ZBehindGatewayEnv, zPort } from '@partner/http';
+import { commonConfig, crossFieldRule, parseEnv, pemFromEnv, ZBehindGatewayEnv, zAssetUrlTtlSeconds, zPort } from '@partner/http';
 
 const ZConciergeEnv = ZBehindGatewayEnv.extend({
   CONCIERGE_PORT: zPort(8083),
@@ -11,7 +11,8 @@ const ZConciergeEnv = ZBehindGatewayEnv.extend({
   CONCIERGE_HEARTBEAT_SECONDS: z.coerce.number().positive().default(15),
   /** Card thumbnails are signed asset URLs: the catalog's secret and the gateway's origin. Unset: no thumbnails. */
   ASSET_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ASSET_URL_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
+  /** Bounded as the catalog's is: console's sweep keeps a file longer than any URL to it lives. */
+  ASSET_URL_TTL_SECONDS: zAssetUrlTtlSeconds,
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** The model's answer is cut at this many tokens: every call's cost is bounded. */
   CONCIERGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(50).max(4000).default(600),

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { assetStorageKey } from '@partner/assets';
+import { assetStorageKey, type AssetStorage } from '@partner/assets';
 import { keyPrincipalFor } from '@partner/testing';
 import {
   ASSET_URL_TTL_SECONDS,
@@ -17,6 +17,7 @@ import {
   useAppHarness,
 } from '../testing/app-harness.js';
 import { seedItem, seedRestaurant, storeModelFiles } from '../testing/factories.js';
+import { createApp } from '../app.js';
 
 const h = useAppHarness();
 
@@ -176,14 +177,44 @@ describe('GET /v1/assets/...', () => {
         });
         req.once('error', reject);
       });
-      const open = () => openFilesUnder(h.assetDir);
-      for (let attempt = 0; (await open()).length && attempt < 50; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await open()).toEqual([]);
+      await expectNoFileOpenUnder(h.assetDir);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('closes the file when the client went away before the store opened it', async () => {
+    const { paths } = await seedSignedModel();
+    const opening = Promise.withResolvers<void>();
+    const clientGone = Promise.withResolvers<void>();
+    // The store opens the file only after the client has hung up.
+    const storage: AssetStorage = Object.assign(Object.create(h.deps.storage) as AssetStorage, {
+      read: async (key: string, range?: { start: number; end: number }) => {
+        opening.resolve();
+        await clientGone.promise;
+        return h.deps.storage.read(key, range);
+      },
+    });
+    const server = createApp({ ...h.deps, storage }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const req = httpGet({ host: '127.0.0.1', port, path: paths.glb, headers: h.caller.headers(publicPrincipal) });
+      req.once('error', () => {});
+      await opening.promise;
+      req.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      clientGone.resolve();
+      await expectNoFileOpenUnder(h.assetDir);
     } finally {
       server.close();
     }
   });
 });
+
+async function expectNoFileOpenUnder(dir: string): Promise<void> {
+  await expect.poll(() => openFilesUnder(dir), { timeout: 1_000, interval: 20 }).toEqual([]);
+}
 
 const signedPath = (storageKey: string) => h.deps.signer.url(storageKey, h.deps.signer.expiry(h.deps.now())).slice(PUBLIC_BASE_URL.length);
 

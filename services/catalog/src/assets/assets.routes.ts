@@ -79,12 +79,20 @@ export function registerAssetRoutes(router: Router, deps: CatalogDeps): void {
       res.end();
       return;
     }
+    let clientGone = false;
+    const noteGone = () => (clientGone = true);
+    res.once('close', noteGone);
     const file = await deps.storage.read(check.storageKey, range).catch((err: unknown) => {
       throw storeFault(res, err);
     });
-    // `pipe` ties neither end: without these, a client gone mid-file would keep the file (or the
-    // bucket's connection) open for good, and a file that fails mid-read (removed meanwhile, a failing
-    // disk, a stalled store) would throw an unhandled stream error that takes the process down.
+    res.off('close', noteGone);
+    // `pipe` ties neither end: without these, a client gone before or mid-file would keep the file (or
+    // the bucket's connection) open for good, and a file that fails mid-read (removed meanwhile, a
+    // failing disk, a stalled store) would throw an unhandled stream error that takes the process down.
+    if (clientGone) {
+      file.destroy();
+      return;
+    }
     res.once('close', () => file.destroy());
     file.once('error', (err) => {
       if (res.headersSent) return next(err); // mid-file: the connection is cut, nothing more can be said

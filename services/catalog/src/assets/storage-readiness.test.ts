@@ -35,9 +35,23 @@ describe('the storage readiness check', () => {
     expect(await reportOn(new LocalDirectoryStorage(directory))).toEqual({ status: 'ready', checks: { storage: 'ok' } });
   });
 
+  it('names the storage, and what is wrong, for a bucket or a directory that is not there', async () => {
+    expect(await reportOn(h.s3!.storage({ bucket: 'no-such-bucket' }))).toEqual({
+      status: 'unready',
+      checks: { storage: 'no such bucket' },
+    });
+    expect(await reportOn(new LocalDirectoryStorage(join(directory, 'not-mounted')))).toEqual({
+      status: 'unready',
+      checks: { storage: 'no such directory' },
+    });
+  });
+
   it('names the storage when the store refuses, or does not answer within the check’s deadline', async () => {
     const refusing = h.s3!.storage({ endpoint: `http://127.0.0.1:${await freePort()}`, timeoutMs: 5_000 });
-    expect(await reportOn(refusing)).toEqual({ status: 'unready', checks: { storage: expect.stringMatching(/^(unreachable|timeout after 500 ms)$/) } });
+    expect(await reportOn(refusing)).toEqual({
+      status: 'unready',
+      checks: { storage: expect.stringMatching(/^(unreachable|timeout after 500 ms)$/) },
+    });
     const silentStore = h.s3!.storage({ endpoint: `http://127.0.0.1:${silentPort}`, timeoutMs: 5_000 });
     const began = performance.now();
     expect(await reportOn(silentStore)).toEqual({ status: 'unready', checks: { storage: 'timeout after 500 ms' } });

@@ -151,12 +151,94 @@ it('starts the wait again for a file written again (the same bytes uploaded anew
   await utimes(path, new Date(now - 3 * GRACE_MS), new Date(now - 3 * GRACE_MS));
   expect(await sweep()).toEqual([]);
   // ...uploaded again half the grace period later (the local driver's write sets the time; here it is
-  // placed where that upload would have put it), by an item that has since been replaced again.
+  // placed where that upload would have put it), by an item that has since been replaced again. Its URLs
+  // may have been signed until that replacement, which no look saw: the wait starts at this look.
   await utimes(path, new Date(now + GRACE_MS / 2), new Date(now + GRACE_MS / 2));
   at(GRACE_MS);
   expect(await sweep()).toEqual([]);
   at(GRACE_MS * 1.5);
+  expect(await sweep()).toEqual([]);
+  at(GRACE_MS * 2);
   expect(await sweep()).toEqual([key]);
+});
+
+/** `storage` with some of its calls replaced; the rest go to it. */
+const withCalls = (storage: AssetStorage, calls: Partial<AssetStorage>): AssetStorage =>
+  Object.assign(Object.create(storage) as AssetStorage, calls);
+
+it('forgets a sighting as soon as a look finds the file referenced, even when that pass then fails', async () => {
+  let failing = false;
+  const storage = withCalls(h.deps.storage, {
+    delete: async (key) => {
+      if (failing) throw new Error('the store refused');
+      return h.deps.storage.delete(key);
+    },
+  });
+  const keys = await modelFiles(storage);
+  await storeFile(storage);
+  const { sweep, at } = sweepOn(storage);
+  // An upload's files, seen before its item points at them, and a file no one wants (whose deletion
+  // will fail).
+  expect(await sweep()).toEqual([]);
+  const item = await itemWithModel(keys);
+  // A grace period on, a pass sees the upload's files referenced, then fails deleting the other file.
+  failing = true;
+  at(GRACE_MS);
+  await expect(sweep()).rejects.toThrow('the store refused');
+  failing = false;
+  // The item's model is replaced now: URLs to the old files signed a moment ago live on.
+  await pointModelAt(item.id, await modelFiles(storage));
+  at(GRACE_MS + 1000);
+  const deletedNow = await sweep();
+  for (const key of Object.values(keys)) expect(deletedNow).not.toContain(key);
+  at(2 * GRACE_MS + 1000);
+  expect(await sweep()).toEqual(expect.arrayContaining(Object.values(keys)));
+});
+
+it('looks at a due file once more just before deleting it, and keeps it if it was written since the listing', async () => {
+  const key = await storeFile(h.deps.storage);
+  const path = join(h.storageDir, key);
+  const old = new Date(Date.now() - 3 * GRACE_MS);
+  await utimes(path, old, old);
+  // The listing a pass works from is taken before the file is uploaded again (a long pass).
+  const listing = [(await h.deps.storage.stat(key))!];
+  const storage = withCalls(h.deps.storage, {
+    list: async function* () {
+      yield* listing;
+    },
+  });
+  const { sweep, at } = sweepOn(storage);
+  expect(await sweep()).toEqual([]);
+  at(GRACE_MS);
+  const uploadedAgain = new Date(Date.now() + GRACE_MS); // now, on the sweep's clock
+  await utimes(path, uploadedAgain, uploadedAgain);
+  expect(await sweep()).toEqual([]);
+  expect(await exists(h.deps.storage, key)).toBe(true);
+});
+
+it('stops a pass under way at its next file when stopped, without waiting for the rest', async () => {
+  const slowListing = withCalls(h.deps.storage, {
+    list: async function* () {
+      for (let i = 0; i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        yield { key: assetStorageKey(i.toString(16).padStart(64, '0'), 'glb'), size: 1, lastModified: new Date() };
+      }
+    },
+  });
+  const listed = Promise.withResolvers<void>();
+  const storage = withCalls(slowListing, {
+    list: async function* () {
+      for await (const file of slowListing.list()) {
+        listed.resolve();
+        yield file;
+      }
+    },
+  });
+  const running = startAssetSweep({ ...h.deps, storage }, { graceMs: GRACE_MS, intervalMs: 10 });
+  await listed.promise;
+  const began = performance.now();
+  await running.stop();
+  expect(performance.now() - began).toBeLessThan(500);
 });
 
 it('runs in the background every interval until stopped', async () => {
