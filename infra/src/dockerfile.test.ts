@@ -75,12 +75,27 @@ function buildSteps(dockerfile: string): Step[] {
   });
 }
 
+const NETWORK_ENV = [
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+];
+
 /** Runs the steps in `cwd` with the build arguments given, as `docker build` would in /src. */
 async function runSteps(steps: Step[], cwd: string, args: Record<string, string>) {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     TURBO_CACHE_DIR: join(repoRoot, '.turbo/cache'),
+    // The machine's way to the registry (its own CA, a proxy), as a build host's is configured. The
+    // CA must come by variable: under the project's Node, npm and pnpm read no machine-wide npmrc.
+    ...Object.fromEntries(NETWORK_ENV.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
   };
   const runLine = (line: string, registry: Record<string, string>) => {
     const running = run('bash', ['-euo', 'pipefail', '-c', line], { cwd, env: { ...env, ...registry }, maxBuffer: 64 * 1024 * 1024 });
@@ -96,7 +111,16 @@ async function runSteps(steps: Step[], cwd: string, args: Record<string, string>
       // outside our system: pnpm was seen waiting on it for over ten minutes here (2026-11-27). The
       // machine's store and metadata cache hold everything after `pnpm install`, so a line runs offline
       // first, and reaches for the registry only where the cache lacks something (a new machine).
-      await runLine(line, { npm_config_offline: 'true' }).catch(() => runLine(line, { npm_config_prefer_offline: 'true' }));
+      await runLine(line, { npm_config_offline: 'true' })
+        .catch(async () => {
+          // What the offline try left behind (a half-made deploy directory) would refuse the second.
+          if (env.OUT) await rm(env.OUT, { recursive: true, force: true });
+          return runLine(line, { npm_config_prefer_offline: 'true' });
+        })
+        .catch((err: Error & { stdout?: string }) => {
+          // pnpm reports on standard output: the message alone would not say what went wrong.
+          throw new Error(`${err.message}\n${err.stdout?.slice(-4000) ?? ''}`, { cause: err });
+        });
     } else {
       const [name, value = ''] = step.text.split(/=(.*)/s) as [string, string?];
       env[name] = args[name] ?? value;
