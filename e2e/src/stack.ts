@@ -27,6 +27,8 @@ export interface DatabaseProxy {
 export interface Stack {
   /** Base URL of the first gateway replica. */
   gatewayUrl: string;
+  /** Each service's (first replica's) metrics port, when METRICS_PORT was given. */
+  metricsPorts: Record<'gateway' | 'catalog' | 'webhooks' | 'concierge' | 'console', number | null>;
   gatewayUrls: string[];
   consoleUrl: string;
   serviceUrls: { catalog: string; webhooks: string; concierge: string };
@@ -166,6 +168,13 @@ export async function startStack(
   const consoleUrl = url(consoleService);
   return {
     gatewayUrl: url(gateways[0]!),
+    metricsPorts: {
+      gateway: gateways[0]!.metricsPort,
+      catalog: catalog.metricsPort,
+      webhooks: webhooks.first.metricsPort,
+      concierge: concierge.first.metricsPort,
+      console: consoleService.metricsPort,
+    },
     gatewayUrls: gateways.map(url),
     consoleUrl,
     serviceUrls,

@@ -1,17 +1,7 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { INetworkPolicyPeer, INetworkPolicyPort } from 'kubernetes-models/networking.k8s.io/v1';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  findKubectl,
-  httpPort,
-  KUSTOMIZATIONS,
-  ofKind,
-  podSpec,
-  render,
-  type Deployment,
-  type Job,
-  type NetworkPolicy,
-} from './k8s-manifests.js';
+import { findKubectl, KUSTOMIZATIONS, ofKind, podSpec, render, type Deployment, type Job, type NetworkPolicy } from './k8s-manifests.js';
 
 // The NetworkPolicies evaluated as a cluster would: a connection passes when the source's egress and the
 // destination's ingress both allow it (a side no policy selects is not isolated). Every pair of the
@@ -42,6 +32,9 @@ const tcp = (port: number): Port => ({ port, protocol: 'TCP' });
 const SURROUNDINGS: Endpoint[] = [
   { name: 'ingress-nginx', pod: { namespace: 'ingress-nginx', labels: { 'app.kubernetes.io/name': 'ingress-nginx' } }, listens: [] },
   { name: 'dashboard', pod: { namespace: 'dashboard', labels: { 'app.kubernetes.io/name': 'dashboard' } }, listens: [] },
+  { name: 'prometheus', pod: { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'prometheus' } }, listens: [] },
+  // Another pod of the monitoring namespace: only Prometheus itself scrapes.
+  { name: 'grafana', pod: { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'grafana' } }, listens: [] },
   // Another team's pods, one of them even named like ours, and one of ours in the platform's namespace.
   { name: 'other-gateway', pod: { namespace: 'shop', labels: { 'app.kubernetes.io/name': 'gateway' } }, listens: [tcp(8080)] },
   { name: 'dashboard-in-partner', pod: { namespace: 'partner', labels: { 'app.kubernetes.io/name': 'dashboard' } }, listens: [] },
@@ -74,6 +67,7 @@ const EXPECTED = [
   flow('gateway', 'concierge', 8083),
   flow('dashboard', 'console', 8084),
   flow('console', 'webhooks', 8082),
+  ...SERVICES.map((service) => flow('prometheus', service, 9090)),
   ...[...SERVICES, 'migrate'].flatMap((pod) => [flow(pod, 'kube-dns', 53, 'UDP'), flow(pod, 'kube-dns', 53), flow(pod, 'postgres', 5432)]),
   ...SERVICES.map((service) => flow(service, 'redis', 6379)),
   // Receivers on any port; the model provider and the object store over HTTPS.
@@ -171,7 +165,7 @@ beforeAll(() => {
   platform = workloads.map((workload) => ({
     name: workload.metadata.name,
     pod: { namespace: workload.metadata.namespace!, labels: workload.spec!.template.metadata!.labels! },
-    listens: podSpec(workload).containers.flatMap((container) => (container.ports?.length ? [tcp(httpPort(container))] : [])),
+    listens: podSpec(workload).containers.flatMap((container) => (container.ports ?? []).map((port) => tcp(port.containerPort))),
   }));
 });
 

@@ -93,18 +93,20 @@ const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;
 
 const logDir = join(dataDir, 'logs');
 mkdirSync(logDir, { recursive: true });
+// Each service's Prometheus metrics on a port of its own, on this machine only (METRICS_BASE_PORT + 0..4).
+const metricsBasePort = Number(process.env.METRICS_BASE_PORT ?? 9180);
 const services = [
-  ['console', env.CONSOLE_PORT],
-  ['catalog', env.CATALOG_PORT],
-  ['webhooks', env.WEBHOOKS_PORT],
-  ['concierge', env.CONCIERGE_PORT],
-  ['gateway', env.GATEWAY_PORT],
+  ['console', env.CONSOLE_PORT, metricsBasePort + 4],
+  ['catalog', env.CATALOG_PORT, metricsBasePort + 1],
+  ['webhooks', env.WEBHOOKS_PORT, metricsBasePort + 2],
+  ['concierge', env.CONCIERGE_PORT, metricsBasePort + 3],
+  ['gateway', env.GATEWAY_PORT, metricsBasePort],
 ] as const;
-for (const [name, port] of services) {
+for (const [name, port, metricsPort] of services) {
   if (stopping) break;
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'dist', 'main.js')], {
-    env: { ...process.env, ...env, PUBLIC_BASE_URL: gatewayUrl },
+    env: { ...process.env, ...env, PUBLIC_BASE_URL: gatewayUrl, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log, { end: false });
@@ -144,6 +146,7 @@ Partner platform is running.
   docs      ${gatewayUrl}/docs       (API reference; guides in docs/guides)
   console   ${consoleUrl}        (admin API; token below)
   services  catalog :${env.CATALOG_PORT}  webhooks :${env.WEBHOOKS_PORT}  concierge :${env.CONCIERGE_PORT}
+  metrics   http://127.0.0.1:<port>/metrics, gateway :${metricsBasePort}  catalog :${metricsBasePort + 1}  webhooks :${metricsBasePort + 2}  concierge :${metricsBasePort + 3}  console :${metricsBasePort + 4}
   postgres  ${maskUrl(env.DATABASE_URL)}
   redis     ${maskUrl(env.REDIS_URL)}
   logs      .data/logs/<service>.log

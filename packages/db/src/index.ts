@@ -1,7 +1,7 @@
 // The one schema, its migrations and the pool; and the read functions through which services read
 // tables that another service owns (docs/architecture.md). Writes live in the owning service.
 export { migrateToLatest } from './migrate.js';
-export { createDb, type Db, type DbDeadlines, type DbOptions } from './pool.js';
+export { createDb, type Db, type DbDeadlines, type DbOptions, poolStats, type PoolStats } from './pool.js';
 export type * from './schema.js';
 export * from './errors.js';
 export * from './reads/executor.js';

@@ -69,5 +69,25 @@ export function createDb(options: DbOptions): Db {
   // no pool listener (the pool listens to idle connections only): unheard, it would crash the process.
   // Its next statement fails instead ("not queryable", a 503) and the pool drops it when released.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** Kysely keeps its pool to itself; the metrics read it through here. */
+const pools = new WeakMap<Db, pg.Pool>();
+
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection (the pool is at its maximum). */
+  waiting: number;
+  max: number;
+}
+
+/** How busy a pool from `createDb` is, at this moment. */
+export function poolStats(db: Db): PoolStats | null {
+  const pool = pools.get(db);
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max } : null;
 }

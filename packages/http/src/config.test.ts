@@ -74,7 +74,10 @@ describe('configuration', () => {
       shutdown: { drainMs: 5000, streamGraceMs: 30_000 },
     });
     const set = { ...base, READINESS_CHECK_TIMEOUT_MS: '250', SHUTDOWN_DRAIN_SECONDS: '0.5', SHUTDOWN_STREAM_GRACE_SECONDS: '0' };
-    expect(commonConfig(parseEnv(ZCommonEnv, set))).toMatchObject({ readinessCheckTimeoutMs: 250, shutdown: { drainMs: 500, streamGraceMs: 0 } });
+    expect(commonConfig(parseEnv(ZCommonEnv, set))).toMatchObject({
+      readinessCheckTimeoutMs: 250,
+      shutdown: { drainMs: 500, streamGraceMs: 0 },
+    });
     const message = configErrorOf(() => parseEnv(ZCommonEnv, { ...base, SHUTDOWN_DRAIN_SECONDS: '-1', READINESS_CHECK_TIMEOUT_MS: '0' }));
     expect(message).toContain('SHUTDOWN_DRAIN_SECONDS');
     expect(message).toContain('READINESS_CHECK_TIMEOUT_MS');

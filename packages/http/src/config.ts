@@ -67,6 +67,13 @@ export const ZCommonEnv = z.object({
    * the drain, this, and a few seconds to close the pools.
    */
   SHUTDOWN_STREAM_GRACE_SECONDS: z.coerce.number().min(0).default(30),
+  /**
+   * Prometheus metrics (`GET /metrics`) on this port, apart from the service's own: never public, and
+   * never behind the gateway. Unset: no metrics are kept or served. 0: any free port (tests).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The address the metrics port listens on. */
+  METRICS_HOST: z.string().min(1).default('0.0.0.0'),
 });
 
 /** A service behind the gateway also verifies the gateway's internal JWT. */
@@ -93,6 +100,7 @@ export function commonConfig(env: z.infer<typeof ZCommonEnv>) {
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,
     readinessCheckTimeoutMs: env.READINESS_CHECK_TIMEOUT_MS,
     shutdown: { drainMs: secondsToMs(env.SHUTDOWN_DRAIN_SECONDS), streamGraceMs: secondsToMs(env.SHUTDOWN_STREAM_GRACE_SECONDS) },
+    metrics: env.METRICS_PORT === undefined ? null : { port: env.METRICS_PORT, host: env.METRICS_HOST },
   };
 }
 

@@ -9,6 +9,7 @@ export * from './invalidated-cache.js';
 export * from './key-invalidations.js';
 export * from './lifecycle.js';
 export * from './logger.js';
+export * from './metrics.js';
 export * from './readiness.js';
 export * from './readiness-checks.js';
 export * from './redis.js';

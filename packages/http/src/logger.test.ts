@@ -25,7 +25,12 @@ describe('the service logger', () => {
       process.kill(process.pid, 'SIGKILL');
     `);
     expect(signal).toBe('SIGKILL');
-    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toEqual([expect.objectContaining({ level: 50, service: 'child', kind: 'postgres:unreachable', msg: 'the one rare error line' })]);
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 50, service: 'child', kind: 'postgres:unreachable', msg: 'the one rare error line' }),
+    ]);
   });
 });

@@ -130,7 +130,11 @@ describe('GET /readyz', () => {
 
   it('says draining, without running the checks, once drained', async () => {
     let runs = 0;
-    const readiness = new Readiness({ checks: [{ name: 'counted', probe: async () => void runs++ }], timeoutMs: 1_000, logger: silentLogger() });
+    const readiness = new Readiness({
+      checks: [{ name: 'counted', probe: async () => void runs++ }],
+      timeoutMs: 1_000,
+      logger: silentLogger(),
+    });
     readiness.drain();
     expect(await readiness.report()).toEqual({ status: 'draining' });
     expect(runs).toBe(0);

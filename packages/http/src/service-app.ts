@@ -3,6 +3,7 @@ import { FaultLog } from './dependency-faults.js';
 import { DEFAULT_REQUEST_DEADLINE_MS, errorHandler, jsonBody, notFoundHandler, requestContext, requestDeadline } from './http.js';
 import { requireInternalToken } from './internal-auth.js';
 import type { Logger } from './logger.js';
+import { recordRequests, type ServiceMetrics } from './metrics.js';
 import type { Db } from '@partner/db';
 import { idempotency } from './idempotency.js';
 import type { SealingKeys } from '@partner/signing';
@@ -22,6 +23,8 @@ export interface ServiceAppOptions {
   maxBodyBytes: number;
   /** `REQUEST_DEADLINE_MS`: a request unanswered by then is `503 service_unavailable` (8 s unless set). */
   requestDeadlineMs?: number;
+  /** Counts and times every request by route (when `METRICS_PORT` is set). */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -32,6 +35,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.metrics) app.use(recordRequests(options.metrics));
   app.use(requestContext(options.logger, { trustIncomingId: options.trustIncomingRequestId }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
@@ -64,6 +68,7 @@ export function createInternalServiceApp(options: {
   sealing?: SealingKeys;
   register: (router: Router) => void;
   requestDeadlineMs?: number;
+  metrics?: ServiceMetrics;
 }): Express {
   return createServiceApp({
     service: options.service,
@@ -74,5 +79,6 @@ export function createInternalServiceApp(options: {
     register: options.register,
     maxBodyBytes: options.maxBodyBytes,
     requestDeadlineMs: options.requestDeadlineMs,
+    metrics: options.metrics,
   });
 }

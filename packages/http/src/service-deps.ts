@@ -2,6 +2,7 @@ import { createDb, type Db, type DbOptions } from '@partner/db';
 import { startIdempotencyPurge } from './idempotency.js';
 import { describeFault, FaultLog } from './dependency-faults.js';
 import { createLogger, type Logger } from './logger.js';
+import { ServiceMetrics } from './metrics.js';
 import { closeRedis, connectRedis, type RedisClient } from './redis.js';
 import type { CommonConfig } from './config.js';
 
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   maxBodyBytes: number;
   /** `REQUEST_DEADLINE_MS`; the frame's default (8 s) when absent. */
   requestDeadlineMs?: number;
+  /** Present when `METRICS_PORT` is set: the service's Prometheus registry. */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -51,6 +54,7 @@ export async function createServiceDeps(
       now: () => new Date(),
       maxBodyBytes: config.maxBodyBytes,
       requestDeadlineMs: config.requestDeadlineMs,
+      metrics: config.metrics ? new ServiceMetrics(service, { db }) : undefined,
     },
     closeDeps: async () => {
       purge?.stop();

@@ -2,10 +2,13 @@ import type { RequestListener, Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listen, type RunningServer } from './lifecycle.js';
 import type { Logger } from './logger.js';
+import { type MetricsServer, type ServiceMetrics, startMetricsServer } from './metrics.js';
 import { type Readiness, withReadinessRoute } from './readiness.js';
 
 export interface StartedService {
   port: number;
+  /** Where `GET /metrics` answers, when the service keeps metrics. */
+  metricsPort: number | null;
   logger: Logger;
   /**
    * For SIGTERM: `/readyz` turns 503 at once, the service keeps serving through the drain period
@@ -41,6 +44,8 @@ export interface ServiceParts {
   closeDeps: () => Promise<void>;
   /** Handlers on the server beyond its request listener (the gateway's HTTP edge cases). */
   onServer?: (server: Server, listener: RequestListener) => void;
+  /** Served on a port of their own (`commonConfig().metrics`) until the service has stopped. */
+  metrics?: { registry: ServiceMetrics; port: number; host: string };
 }
 
 /** Listens with an app built from dependencies, and ties their closing to the server's. */
@@ -56,6 +61,16 @@ export async function startWith(
     throw err;
   }
   parts.onServer?.(server.server, server.listener);
+  let metricsServer: MetricsServer | null = null;
+  if (parts.metrics) {
+    try {
+      metricsServer = await startMetricsServer(parts.metrics.registry, parts.metrics.port, parts.metrics.host);
+    } catch (err) {
+      await server.close(0);
+      await parts.closeDeps();
+      throw err;
+    }
+  }
   let stopping: Promise<void> | null = null;
   const stopAfter = async (drainMs: number) => {
     parts.readiness.drain();
@@ -67,7 +82,7 @@ export async function startWith(
       await sleep(drainMs);
     }
     await Promise.all([server.close(at.shutdown.streamGraceMs), background]);
-    await parts.closeDeps();
+    await Promise.all([parts.closeDeps(), metricsServer?.close()]);
   };
   const bounded = (drainMs: number) => {
     const limitMs = drainMs + at.shutdown.streamGraceMs + (at.shutdown.closeMs ?? DEFAULT_CLOSE_MS);
@@ -75,6 +90,7 @@ export async function startWith(
   };
   return {
     port: server.port,
+    metricsPort: metricsServer?.port ?? null,
     logger: parts.logger,
     shutdown: () => (stopping ??= bounded(at.shutdown.drainMs)),
     stop: () => (stopping ??= bounded(0)),

@@ -17,6 +17,7 @@ export function createApp(deps: CatalogDeps): Express {
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
+    metrics: deps.metrics,
     register: (router) => {
       registerRestaurantRoutes(router, deps);
       registerItemRoutes(router, deps);

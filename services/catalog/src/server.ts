@@ -1,4 +1,4 @@
-import { postgresCheck, Readiness, redisCheck, type StartedService, startWith, storageCheck } from '@partner/http';
+import { postgresCheck, Readiness, redisCheck, type StartedService, startWith, servedMetrics, storageCheck } from '@partner/http';
 import { createApp } from './app.js';
 import type { CatalogConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -10,5 +10,8 @@ export async function startCatalog(config: CatalogConfig): Promise<StartedServic
     timeoutMs: config.readinessCheckTimeoutMs,
     logger: deps.logger,
   });
-  return startWith({ app: createApp(deps), logger: deps.logger, readiness, closeDeps }, { port: config.port, shutdown: config.shutdown });
+  return startWith(
+    { app: createApp(deps), logger: deps.logger, readiness, closeDeps, metrics: servedMetrics(deps.metrics, config.metrics) },
+    { port: config.port, shutdown: config.shutdown },
+  );
 }

@@ -13,6 +13,7 @@ export function createApp(deps: ConciergeDeps): Express {
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
+    metrics: deps.metrics,
     register: (router) => registerConciergeRoutes(router, deps),
   });
 }

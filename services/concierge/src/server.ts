@@ -1,4 +1,4 @@
-import { postgresCheck, Readiness, redisCheck, type StartedService, startWith } from '@partner/http';
+import { postgresCheck, Readiness, redisCheck, type StartedService, startWith, servedMetrics } from '@partner/http';
 import { createApp } from './app.js';
 import type { ConciergeConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -11,5 +11,8 @@ export async function startConcierge(config: ConciergeConfig): Promise<StartedSe
     timeoutMs: config.readinessCheckTimeoutMs,
     logger: deps.logger,
   });
-  return startWith({ app: createApp(deps), logger: deps.logger, readiness, closeDeps }, { port: config.port, shutdown: config.shutdown });
+  return startWith(
+    { app: createApp(deps), logger: deps.logger, readiness, closeDeps, metrics: servedMetrics(deps.metrics, config.metrics) },
+    { port: config.port, shutdown: config.shutdown },
+  );
 }

@@ -17,6 +17,7 @@ export function createApp(deps: ConsoleDeps): Express {
     logger: deps.logger,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
+    metrics: deps.metrics,
     guard: requireAdminToken(deps.adminToken),
     trustIncomingRequestId: false,
     register: (router) => {

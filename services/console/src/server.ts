@@ -1,4 +1,4 @@
-import { postgresCheck, Readiness, redisCheck, type StartedService, startWith, storageCheck } from '@partner/http';
+import { postgresCheck, Readiness, redisCheck, type StartedService, startWith, servedMetrics, storageCheck } from '@partner/http';
 import { createApp } from './app.js';
 import type { ConsoleConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -25,6 +25,7 @@ export async function startConsole(config: ConsoleConfig): Promise<StartedServic
         await assetSweep.stop();
       },
       closeDeps,
+      metrics: servedMetrics(deps.metrics, config.metrics),
     },
     { port: config.port, host: config.host, shutdown: config.shutdown },
   );

@@ -3,6 +3,7 @@ import {
   closeRedis,
   connectRedis,
   createLogger,
+  ServiceMetrics,
   describeFault,
   FaultLog,
   keyInvalidations,
@@ -74,6 +75,7 @@ export async function createDeps(
     embedDir: embedScriptsDir(),
     publicBaseUrl: config.publicBaseUrl,
     now,
+    metrics: config.metrics ? new ServiceMetrics('gateway', { db }) : undefined,
   };
   return {
     deps,

@@ -1,7 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITOR_HEADER } from '@partner/auth';
 import { AppError, type TEnvironment } from '@partner/contracts';
-import { answerError, type FaultLog, type Logger, newRequestId, type RequestFacts, sendJson, watchDeadline } from '@partner/http';
+import {
+  answerError,
+  type FaultLog,
+  type Logger,
+  newRequestId,
+  observeAnswer,
+  type RequestFacts,
+  sendJson,
+  type ServiceMetrics,
+  UNMATCHED_ROUTE,
+  watchDeadline,
+} from '@partner/http';
 import { authenticate, bearerToken, claimedEnvironment } from './auth/authenticate.js';
 import type { AuthenticatedKey, KeyCache } from './auth/key-cache.js';
 import { presentKeyMetadata } from './me/me.js';
@@ -34,6 +45,8 @@ export interface EdgeDeps {
   /** Public requests and key lookups that reach the database, per client address a minute. */
   clientLimitPerMin: number;
   now: () => Date;
+  /** Counts and times every request by route template (when `METRICS_PORT` is set). */
+  metrics?: ServiceMetrics;
 }
 
 /** Publishable keys' concierge routes: what a page's visitors call, and what spends a restaurant's allowance. */
@@ -154,6 +167,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     // Outside /v1/partner/, only the public routes are the edge's; the app answers the rest.
     if (!keyed && !(match.kind === 'found' && match.route.access.kind === 'public')) return false;
 
+    if (deps.metrics) observeAnswer(deps.metrics, res, method, () => (match.kind === 'found' ? match.route.pattern : UNMATCHED_ROUTE));
     const token = bearerToken(req);
     const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId(), token, claimed: claimedEnvironment(token) };
     res.setHeader('X-Request-Id', edge.requestId);

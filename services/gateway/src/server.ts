@@ -1,4 +1,4 @@
-import { Readiness, type StartedService, startWith } from '@partner/http';
+import { Readiness, type StartedService, startWith, servedMetrics } from '@partner/http';
 import { createApp } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -14,6 +14,7 @@ export async function startGateway(config: GatewayConfig, options: Parameters<ty
       readiness,
       closeDeps,
       onServer: (server, listener) => handleHttpEdgeCases(server, listener, deps.logger),
+      metrics: servedMetrics(deps.metrics, config.metrics),
     },
     { port: config.port, shutdown: config.shutdown },
   );

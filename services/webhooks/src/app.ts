@@ -15,6 +15,7 @@ export function createApp(deps: WebhooksDeps): Express {
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
+    metrics: deps.metrics,
     sealing: deps.sealing,
     register: (router) => {
       registerEndpointRoutes(router, deps);

@@ -1,5 +1,5 @@
 import { createDb } from '@partner/db';
-import { describeFault, postgresCheck, Readiness, redisCheck, type StartedService, startWith } from '@partner/http';
+import { describeFault, postgresCheck, Readiness, redisCheck, type StartedService, startWith, servedMetrics } from '@partner/http';
 import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { createDeps } from './deps.js';
@@ -67,6 +67,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
         mailer?.close();
         await closeDeps();
       },
+      metrics: servedMetrics(deps.metrics, config.metrics),
     },
     { port: config.port, shutdown: config.shutdown },
   );

@@ -1,0 +1,147 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { poolStats, type Db } from '@partner/db';
+
+/** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A route the service does not know: one label for every such path, so no path becomes a series. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
+
+/**
+ * One service's Prometheus metrics (prom-client), in a registry of its own labelled with the service:
+ * requests by route template, method and status class; Node's process metrics and event-loop lag; the
+ * database pool. Label values are bounded sets (templates, never paths or ids). A service adds what only
+ * it knows with `registers: [metrics.registry]`.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'route' | 'method' | 'status_class'>;
+  private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
+
+  constructor(service: string, options: { db?: Db } = {}) {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry });
+    const labelNames = ['route', 'method', 'status_class'] as const;
+    this.requests = new Counter({ name: 'http_requests_total', help: 'Requests answered.', labelNames, registers: [this.registry] });
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from a request’s arrival to the end of its answer.',
+      labelNames,
+      buckets: LATENCY_BUCKETS,
+      registers: [this.registry],
+    });
+    if (options.db) this.watchPool(options.db);
+  }
+
+  /** A request answered (or abandoned by its client), under its route template. */
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    const labels = { route, method, status_class: statusClass(status) };
+    this.requests.inc(labels);
+    this.duration.observe(labels, seconds);
+  }
+
+  private watchPool(db: Db): void {
+    const read = () => poolStats(db);
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database connections open, by state.',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const stats = read();
+        if (!stats) return;
+        this.set({ state: 'busy' }, stats.total - stats.idle);
+        this.set({ state: 'idle' }, stats.idle);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_waiting',
+      help: 'Queries waiting for a database connection (the pool is at its maximum).',
+      registers: [this.registry],
+      collect() {
+        this.set(read()?.waiting ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_max',
+      help: 'The most database connections the pool opens (DATABASE_POOL_MAX).',
+      registers: [this.registry],
+      collect() {
+        this.set(read()?.max ?? 0);
+      },
+    });
+  }
+}
+
+/**
+ * Express: every request counted and timed when its connection is done with it, under the template of
+ * the route that answered (`/v1/partner/items/:id`), or `unmatched`.
+ */
+export function recordRequests(metrics: ServiceMetrics): RequestHandler {
+  return (req, res, next) => {
+    observeAnswer(metrics, res, req.method, () => {
+      const route = req.route as { path: unknown } | undefined;
+      return route ? `${req.baseUrl}${String(route.path)}` : UNMATCHED_ROUTE;
+    });
+    next();
+  };
+}
+
+/** Counts and times one answer from now until its connection is done with it (sent whole, or cut). */
+export function observeAnswer(metrics: ServiceMetrics, res: ServerResponse, method: string, routeOf: () => string): void {
+  const started = performance.now();
+  res.once('close', () => metrics.observeRequest(routeOf(), method, res.statusCode, (performance.now() - started) / 1000));
+}
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * `GET /metrics` on a port of its own (`METRICS_PORT`): Prometheus scrapes it inside the cluster, and the
+ * gateway, which serves only its own port, can never expose it.
+ */
+export async function startMetricsServer(metrics: ServiceMetrics, port: number, host: string): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics.\n');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method not allowed.\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** `startWith`'s `metrics` part: the registry on its port, or nothing when the service keeps none. */
+export const servedMetrics = (registry: ServiceMetrics | undefined, at: { port: number; host: string } | null) =>
+  registry && at ? { registry, ...at } : undefined;
