@@ -45,7 +45,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(json);
 }
 
+/** The error code each answer went out with, for the metrics (`http_errors_total`). */
+const answeredCodes = new WeakMap<ServerResponse, string>();
+export const answeredErrorCode = (res: ServerResponse): string | undefined => answeredCodes.get(res);
+
 export function sendError(res: ServerResponse, requestId: string, error: AppError): void {
+  answeredCodes.set(res, error.code);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   sendJson(res, error.status, errorBody(error.code, error.message, requestId, error.param));
 }

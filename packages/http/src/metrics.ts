@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { poolStats, type Db } from '@partner/db';
+import { answeredErrorCode } from './http.js';
 
 /** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,6 +23,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'route' | 'method' | 'status_class'>;
   private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
+  private readonly errors: Counter<'code'>;
 
   constructor(service: string, options: { db?: Db } = {}) {
     this.registry.setDefaultLabels({ service });
@@ -35,14 +37,21 @@ export class ServiceMetrics {
       buckets: LATENCY_BUCKETS,
       registers: [this.registry],
     });
+    this.errors = new Counter({
+      name: 'http_errors_total',
+      help: 'Error answers by their code (invalid_api_key, rate_limited, quota_exceeded, service_unavailable...).',
+      labelNames: ['code'],
+      registers: [this.registry],
+    });
     if (options.db) this.watchPool(options.db);
   }
 
-  /** A request answered (or abandoned by its client), under its route template. */
-  observeRequest(route: string, method: string, status: number, seconds: number): void {
+  /** A request answered (or abandoned by its client), under its route template; `code` for an error answer. */
+  observeRequest(route: string, method: string, status: number, seconds: number, code?: string): void {
     const labels = { route, method, status_class: statusClass(status) };
     this.requests.inc(labels);
     this.duration.observe(labels, seconds);
+    if (code) this.errors.inc({ code });
   }
 
   private watchPool(db: Db): void {
@@ -95,7 +104,9 @@ export function recordRequests(metrics: ServiceMetrics): RequestHandler {
 /** Counts and times one answer from now until its connection is done with it (sent whole, or cut). */
 export function observeAnswer(metrics: ServiceMetrics, res: ServerResponse, method: string, routeOf: () => string): void {
   const started = performance.now();
-  res.once('close', () => metrics.observeRequest(routeOf(), method, res.statusCode, (performance.now() - started) / 1000));
+  res.once('close', () =>
+    metrics.observeRequest(routeOf(), method, res.statusCode, (performance.now() - started) / 1000, answeredErrorCode(res)),
+  );
 }
 
 export interface MetricsServer {

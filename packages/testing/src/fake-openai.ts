@@ -64,6 +64,14 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     res.write(chunk({}, 'stop'));
+    if (record.body.stream_options?.include_usage) {
+      // As OpenAI does: a last chunk with no choices and the usage (prompt tokens roughly a word each).
+      const prompt = JSON.stringify(record.body.messages).split(/\s+/).length;
+      const usage = { prompt_tokens: prompt, completion_tokens: tokens.length, total_tokens: prompt + tokens.length };
+      res.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [], usage })}\n\n`,
+      );
+    }
     res.end('data: [DONE]\n\n');
   };
   const server = createServer((req, res) => {

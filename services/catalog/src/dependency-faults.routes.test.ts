@@ -103,7 +103,9 @@ describe('a route whose database is unreachable', () => {
     const item = await seedItem(h.deps.db, restaurant.id, { name: 'Carbonara' });
     const app = catalogOn(pool(`postgres://postgres@127.0.0.1:${await freePort()}/closed`));
     const started = Date.now();
-    const res = await request(app).get(`/v1/partner/items/${item.id}`).set(h.caller.headers(keyPrincipalFor(owner)));
+    const res = await request(app)
+      .get(`/v1/partner/items/${item.id}`)
+      .set(h.caller.headers(keyPrincipalFor(owner)));
     expectError(res, 503, 'service_unavailable');
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Date.now() - started).toBeLessThan(REQUEST_DEADLINE_MS);
@@ -114,7 +116,10 @@ describe('a route whose database is unreachable', () => {
     const items = [];
     for (const name of ['Bruschetta', 'Carbonara', 'Tiramisu']) items.push(await seedItem(h.deps.db, restaurant.id, { name }));
     const app = catalogOn(pool(proxiedUrl));
-    const detail = (id: string) => request(app).get(`/v1/partner/items/${id}`).set(h.caller.headers(keyPrincipalFor(owner)));
+    const detail = (id: string) =>
+      request(app)
+        .get(`/v1/partner/items/${id}`)
+        .set(h.caller.headers(keyPrincipalFor(owner)));
     // Pooled connections exist (through the proxy) before the freeze, as in a running service.
     expect((await detail(items[0]!.id)).status).toBe(200);
 

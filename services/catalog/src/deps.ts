@@ -12,6 +12,7 @@ import {
   type ServiceDeps,
 } from '@partner/http';
 import { HmacKey, ViewTokens } from '@partner/signing';
+import { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogConfig } from './config.js';
 import { ItemAccessCache } from './items/item-access-cache.js';
 import { CoalescedReads } from './menu/coalesced-reads.js';
@@ -30,6 +31,8 @@ export interface CatalogDeps extends ServiceDeps {
   menus: MenuCache;
   /** The menu route's access check, one read at a time per owner and restaurant. */
   menuAccess: CoalescedReads<RestaurantRow>;
+  /** Present when the service keeps metrics. */
+  catalogMetrics?: CatalogMetrics;
   /** Past this many published items the menu answers menu_too_large. */
   menuMaxItems: number;
   storage: AssetStorage;
@@ -58,6 +61,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
   });
   const menuPages = new MenuPageCache({ ttlMs: config.accessCacheTtlMs });
   const storage = storageFromConfig(config.storage);
+  const catalogMetrics = deps.metrics && new CatalogMetrics(deps.metrics);
   await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
   await subscribeToInvalidations(subscriber, { channel: menuInvalidations, prefix: config.redisPrefix }, menuPages, deps.logger);
   return {
@@ -69,7 +73,12 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       usageMeter: new UsageMeter(deps.db),
       itemAccess,
       menuPages,
-      menus: new MenuCache({ maxBytes: config.menuCacheMaxBytes, build: (restaurantId, out) => buildMenu(deps.db, restaurantId, out) }),
+      menus: new MenuCache({
+        maxBytes: config.menuCacheMaxBytes,
+        build: (restaurantId, out) => buildMenu(deps.db, restaurantId, out),
+        onLookup: catalogMetrics?.noteMenuLookup,
+      }),
+      catalogMetrics,
       menuAccess: new CoalescedReads(),
       menuMaxItems: config.menuMaxItems,
       signer: new AssetSigner({ secret: config.assetSecret, publicBaseUrl: config.publicBaseUrl, ttlSeconds: config.assetUrlTtlSeconds }),

@@ -1,3 +1,4 @@
+import { ConciergeMetrics } from './concierge-metrics.js';
 import { AssetSigner } from '@partner/assets';
 import { UsageMeter } from '@partner/entitlements';
 import { createServiceDeps, type ServiceDeps } from '@partner/http';
@@ -23,6 +24,8 @@ export interface ConciergeDeps extends ServiceDeps {
   publicBaseUrl: string;
   /** Signs card thumbnails; null leaves them out. */
   signer: AssetSigner | null;
+  /** Present when the service keeps metrics. */
+  conciergeMetrics?: ConciergeMetrics;
 }
 
 export async function createDeps(config: ConciergeConfig): Promise<{ deps: ConciergeDeps; closeDeps: () => Promise<void> }> {
@@ -47,6 +50,7 @@ export async function createDeps(config: ConciergeConfig): Promise<{ deps: Conci
       heartbeatMs: config.heartbeatMs,
       publicBaseUrl: config.publicBaseUrl,
       signer: config.assets ? new AssetSigner(config.assets) : null,
+      conciergeMetrics: deps.metrics && new ConciergeMetrics(deps.metrics),
     },
     closeDeps: async () => {
       await Promise.all([indexBuilds.close(), closeDeps()]);

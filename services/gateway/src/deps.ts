@@ -19,6 +19,7 @@ import { KeyCache } from './auth/key-cache.js';
 import type { GatewayDeps } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { embedScriptsDir } from './embed-scripts.js';
+import { GatewayMetrics } from './gateway-metrics.js';
 import { ServiceProxy } from './proxy/proxy.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { TestTrafficCaps } from './rate-limit/test-traffic.js';
@@ -53,7 +54,14 @@ export async function createDeps(
   });
   const keyCache = new KeyCache({ db, ttlMs: config.keyCacheTtlMs, maxEntries: config.keyCacheMaxKeys });
   await subscribeToInvalidations(subscriber, { channel: keyInvalidations, prefix: config.redisPrefix }, keyCache, logger);
-  const proxy = new ServiceProxy(config.services, config.maxBodyBytes, config.requestDeadlineMs + UPSTREAM_GRACE_MS);
+  const metrics = config.metrics ? new ServiceMetrics('gateway', { db }) : undefined;
+  const gatewayMetrics = metrics && new GatewayMetrics(metrics);
+  const proxy = new ServiceProxy(
+    config.services,
+    config.maxBodyBytes,
+    config.requestDeadlineMs + UPSTREAM_GRACE_MS,
+    gatewayMetrics?.observeUpstream,
+  );
   const deps: GatewayDeps = {
     logger,
     faults,
@@ -75,7 +83,8 @@ export async function createDeps(
     embedDir: embedScriptsDir(),
     publicBaseUrl: config.publicBaseUrl,
     now,
-    metrics: config.metrics ? new ServiceMetrics('gateway', { db }) : undefined,
+    metrics,
+    gatewayMetrics,
   };
   return {
     deps,

@@ -17,6 +17,7 @@ import { authenticate, bearerToken, claimedEnvironment } from './auth/authentica
 import type { AuthenticatedKey, KeyCache } from './auth/key-cache.js';
 import { presentKeyMetadata } from './me/me.js';
 import { continueIfAwaited } from './protocol/http-edge-cases.js';
+import type { GatewayMetrics } from './gateway-metrics.js';
 import type { ServiceProxy } from './proxy/proxy.js';
 import { checkClientLimit, checkEmbedLimits, type EmbedLimits, visitorOf } from './rate-limit/client-limits.js';
 import { limitsFor, type RateLimiter } from './rate-limit/rate-limiter.js';
@@ -45,8 +46,10 @@ export interface EdgeDeps {
   /** Public requests and key lookups that reach the database, per client address a minute. */
   clientLimitPerMin: number;
   now: () => Date;
-  /** Counts and times every request by route template (when `METRICS_PORT` is set). */
+  /** Counts and times every request by route template (when `METRICS_PORT` is set)... */
   metrics?: ServiceMetrics;
+  /** ...and what only the gateway knows. */
+  gatewayMetrics?: GatewayMetrics;
 }
 
 /** Publishable keys' concierge routes: what a page's visitors call, and what spends a restaurant's allowance. */
@@ -175,7 +178,10 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     res.setHeader('X-Service-Environment', edge.claimed);
     const facts: RequestFacts = { method, path, requestId: edge.requestId, log: () => deps.logger.child({ requestId: edge.requestId }) };
     watchDeadline(req, res, facts, { ms: deps.requestDeadlineMs, faults: deps.faults });
-    serve(edge, match, atPath.embed).catch((err: unknown) => answerError(err, facts, res, deps.faults));
+    serve(edge, match, atPath.embed).catch((err: unknown) => {
+      deps.gatewayMetrics?.noteFailure(err);
+      answerError(err, facts, res, deps.faults);
+    });
     return true;
   };
 }

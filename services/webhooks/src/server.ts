@@ -6,6 +6,7 @@ import { createDeps } from './deps.js';
 import { Dispatcher } from './dispatcher/dispatcher.js';
 import { OwnerMailer } from './dispatcher/owner-mailer.js';
 import { resealEndpointSecrets } from './endpoints/endpoint-secrets.js';
+import { WebhooksMetrics } from './webhooks-metrics.js';
 
 /** The endpoint and delivery API, and (unless switched off) the dispatcher loop in the same process. */
 export async function startWebhooks(config: WebhooksConfig): Promise<StartedService> {
@@ -31,6 +32,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
           deps.faults?.note('postgres:idle-connection-lost', { fault: describeFault(err) }, 'idle database connection lost'),
       })
     : deps.db;
+  const webhooksMetrics = deps.metrics && new WebhooksMetrics(deps.metrics, deps.db);
   const dispatcher = new Dispatcher({
     db: dispatcherDb,
     logger: deps.logger,
@@ -46,6 +48,7 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
     housekeepingMs: config.housekeepingMs,
     retention: config.retention,
     mailer,
+    onAttempt: webhooksMetrics?.noteAttempt,
   });
   if (config.dispatcherEnabled) dispatcher.start();
   // The API's pool, not the dispatcher's: that one is busy by design under load, and both reach the

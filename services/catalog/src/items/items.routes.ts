@@ -10,7 +10,10 @@ import { getEmbedItem, getItemDetail, listItems, refreshAssetUrls } from './item
 export function registerItemRoutes(router: Router, deps: CatalogDeps): void {
   router.get('/v1/partner/restaurants/:id/items', async (req, res) => {
     const query = parseWith(ZItemListQuery, req.query, 'query');
-    sendJson(res, 200, await listItems(deps, keyPrincipal(req.principal), req.params.id, query));
+    const page = await listItems(deps, keyPrincipal(req.principal), req.params.id, query);
+    // A page of a full sync has no window start; an incremental one starts where the last sync ended.
+    deps.catalogMetrics?.notePage(page.meta.syncWindowStart !== null, page.data.length);
+    sendJson(res, 200, page);
   });
   router.get('/v1/partner/items/:id', async (req, res) => {
     sendJson(res, 200, { data: await getItemDetail(deps, keyPrincipal(req.principal), req.params.id) });

@@ -26,13 +26,14 @@ export class MenuCache {
   private readonly built: LRUCache<string, BuiltMenu>;
   private readonly building = new Map<string, Promise<Building>>();
 
-  constructor(private readonly options: { maxBytes: number; build: MenuBuilder }) {
+  constructor(private readonly options: { maxBytes: number; build: MenuBuilder; onLookup?: (hit: boolean) => void }) {
     this.built = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (menu) => Math.max(1, menu.body.length) });
   }
 
   /** The menu whose current ETag is `etag` (a build may answer a newer one: its own ETag says which). */
   async get(restaurantId: string, etag: string): Promise<MenuBytes> {
     const hit = this.built.get(restaurantId);
+    this.options.onLookup?.(hit?.etag === etag);
     if (hit?.etag === etag) return hit;
     const key = `${restaurantId} ${etag}`;
     let building = this.building.get(key);

@@ -3,7 +3,17 @@ import { billingPeriod } from '@partner/entitlements';
 import { keyPrincipalFor, updateRestaurant } from '@partner/testing';
 import { createApp } from '../app.js';
 import { VISITOR_HEADER } from '@partner/auth';
-import { chat, eventOf, expectError, kinds, MAX_OUTPUT_TOKENS, MODEL_NAME, publishableKey, useAppHarness, textOf } from '../testing/app-harness.js';
+import {
+  chat,
+  eventOf,
+  expectError,
+  kinds,
+  MAX_OUTPUT_TOKENS,
+  MODEL_NAME,
+  publishableKey,
+  useAppHarness,
+  textOf,
+} from '../testing/app-harness.js';
 import { seedRestaurant, usageRows } from '../testing/factories.js';
 
 // Turns of live keys: the model behind an OpenAI-compatible server, and the restaurant's allowance.
@@ -164,14 +174,21 @@ describe('Idempotency-Key on a turn', () => {
 
 describe("a page's visitor (the public key)", () => {
   const embedTurn = (restaurantId: string, owner: Parameters<typeof publishableKey>[0], visitor: string, app = h.app) =>
-    chat(h, publishableKey(owner, 'live'), restaurantId, { message: 'hi' }, { app, route: 'embed', headers: { [VISITOR_HEADER]: visitor } });
+    chat(
+      h,
+      publishableKey(owner, 'live'),
+      restaurantId,
+      { message: 'hi' },
+      { app, route: 'embed', headers: { [VISITOR_HEADER]: visitor } },
+    );
 
   it("spends at most their share of the month's allowance, then is refused with 429 before any stream; another visitor still gets answers", async () => {
     // An allowance of 100: 2 % is 2 messages, so the share is the minimum, 10.
     const { restaurant, owner } = await liveRestaurant({ concierge_allowance: 100 });
     const now = new Date();
     const app = createApp({ ...h.deps, now: () => now });
-    for (let turn = 0; turn < 10; turn++) expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-a', app)).events).at(-1)).toBe('done');
+    for (let turn = 0; turn < 10; turn++)
+      expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-a', app)).events).at(-1)).toBe('done');
 
     const refused = await embedTurn(restaurant.id, owner, 'visitor-a', app);
     expectError(refused, 429, 'rate_limited');
@@ -198,7 +215,9 @@ describe("a page's visitor (the public key)", () => {
     const { restaurant, owner } = await liveRestaurant({ concierge_allowance: 100 });
     const unconfigured = createApp({ ...h.deps, liveProvider: null });
     for (let turn = 0; turn < 12; turn++) {
-      expect(eventOf((await embedTurn(restaurant.id, owner, 'visitor-d', unconfigured)).events, 'error').code).toBe('provider_not_configured');
+      expect(eventOf((await embedTurn(restaurant.id, owner, 'visitor-d', unconfigured)).events, 'error').code).toBe(
+        'provider_not_configured',
+      );
     }
     expect(kinds((await embedTurn(restaurant.id, owner, 'visitor-d')).events).at(-1)).toBe('done');
   });

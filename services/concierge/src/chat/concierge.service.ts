@@ -4,6 +4,7 @@ import { AppError } from '@partner/contracts';
 import { newId } from '@partner/http';
 import { billingPeriod } from '@partner/entitlements';
 import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
+import type { TurnOutcome } from '../concierge-metrics.js';
 import type { ConciergeDeps } from '../deps.js';
 import { tokenize, type MenuEntry } from '../grounding/menu-index.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
@@ -110,6 +111,9 @@ export async function runTurn(
 ): Promise<void> {
   const turnId = newId('trn');
   const testMode = principal.environment === 'test';
+  const mode = testMode ? 'test' : 'live';
+  const started = performance.now();
+  const ended = (outcome: TurnOutcome) => deps.conciergeMetrics?.turnEnded(mode, outcome);
   sse.send('meta', {
     turnId,
     restaurant: { id: restaurant.id, name: restaurant.name },
@@ -122,6 +126,7 @@ export async function runTurn(
   // Before metering: a turn no model can answer must not spend the restaurant's allowance.
   if (!provider) {
     sse.send('error', { code: 'provider_not_configured', message: 'No model is configured for live conversations.' });
+    ended('provider_not_configured');
     return;
   }
 
@@ -140,6 +145,7 @@ export async function runTurn(
   ]);
   if (!granted) {
     sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
+    ended('allowance_exhausted');
     return;
   }
   const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
@@ -151,22 +157,30 @@ export async function runTurn(
     dishes: retrieved,
   });
   const filter = new CardMarkerFilter();
+  let firstDelta = true;
+  const sendDelta = (text: string) => {
+    if (firstDelta) deps.conciergeMetrics?.firstDeltaAfter(mode, (performance.now() - started) / 1000);
+    firstDelta = false;
+    sse.send('delta', { text });
+  };
   try {
     for await (const chunk of provider.stream({
       system,
       messages: [...(request.history ?? []), { role: 'user', content: request.message }],
       retrieved,
       signal,
+      onUsage: deps.conciergeMetrics?.noteUsage,
     })) {
       const text = filter.push(chunk);
-      if (text) sse.send('delta', { text });
+      if (text) sendDelta(text);
     }
     const rest = filter.flush();
-    if (rest) sse.send('delta', { text: rest });
+    if (rest) sendDelta(rest);
   } catch (err) {
-    if (signal.aborted) return;
+    if (signal.aborted) return ended('aborted');
     deps.logger.warn({ err, restaurantId: restaurant.id }, 'model stream failed');
     sse.send('error', { code: 'upstream_error', message: 'The assistant stopped answering. Please try again.' });
+    ended('model_error');
     return;
   }
 
@@ -192,4 +206,5 @@ export async function runTurn(
     });
   }
   sse.send('done', { turnId, finishReason: 'stop' });
+  ended('answered');
 }

@@ -16,6 +16,8 @@ export class OpenAIChatProvider implements ChatProvider {
         stream: true,
         temperature: 0.2,
         max_tokens: this.options.maxOutputTokens,
+        // One last chunk with the turn's token counts (the metrics); servers without it send none.
+        stream_options: { include_usage: true },
         messages: [{ role: 'system', content: input.system }, ...input.messages],
       },
       { signal: input.signal },
@@ -23,6 +25,7 @@ export class OpenAIChatProvider implements ChatProvider {
     for await (const chunk of stream) {
       const text = chunk.choices[0]?.delta?.content;
       if (text) yield text;
+      if (chunk.usage) input.onUsage?.({ prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens });
     }
   }
 }

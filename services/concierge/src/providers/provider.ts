@@ -7,6 +7,8 @@ export interface ChatTurnInput {
   /** The dishes retrieved for this turn (the sandbox answers from them). */
   retrieved: MenuEntry[];
   signal: AbortSignal;
+  /** Told the tokens the model used, when it reports them (once, at the end). */
+  onUsage?: (usage: { prompt: number; completion: number }) => void;
 }
 
 /** A model behind one interface: text arrives piece by piece, as the model produces it. */

@@ -20,6 +20,18 @@ export function claimedEnvironment(token: string | null): TEnvironment {
   return (token && environmentFromPrefix(token)) || 'live';
 }
 
+/** Why a key was refused: for the metrics only, every reason answers the same 401. */
+export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
+
+export class AuthFailure extends Error {
+  constructor(readonly reason: AuthFailureReason) {
+    super(`API key refused: ${reason}`);
+  }
+}
+
+const refused = (reason: AuthFailureReason, message: string) =>
+  new AppError('invalid_api_key', message, { cause: new AuthFailure(reason) });
+
 /**
  * Missing, malformed, unknown, revoked and expired keys are all the same `401 invalid_api_key`: an
  * attacker learns nothing about which keys exist. Malformed keys (wrong shape or checksum) are refused
@@ -34,13 +46,15 @@ export async function authenticate(
 ): Promise<AuthenticatedKey> {
   if (!token) {
     const header = req.headers.authorization;
-    throw new AppError('invalid_api_key', header ? `Malformed Authorization header. ${SEND_A_KEY}` : `No API key provided. ${SEND_A_KEY}`);
+    throw header
+      ? refused('malformed', `Malformed Authorization header. ${SEND_A_KEY}`)
+      : refused('missing', `No API key provided. ${SEND_A_KEY}`);
   }
-  if (!parseApiKey(token)) throw new AppError('invalid_api_key', INVALID);
+  if (!parseApiKey(token)) throw refused('malformed', INVALID);
   const keyHash = hashApiKey(token);
   const record = cache.cached(keyHash) ?? (await cache.lookup(keyHash, beforeQuery));
-  if (!record || record.key.revoked_at || (record.key.expires_at && record.key.expires_at <= now())) {
-    throw new AppError('invalid_api_key', INVALID);
-  }
+  if (!record) throw refused('unknown', INVALID);
+  if (record.key.revoked_at) throw refused('revoked', INVALID);
+  if (record.key.expires_at && record.key.expires_at <= now()) throw refused('expired', INVALID);
   return record;
 }

@@ -65,6 +65,9 @@ function countedBody(req: IncomingMessage, maxBytes: number): Readable {
   );
 }
 
+/** Told of every forwarded request: the service started its answer after `seconds`, or failed to. */
+export type UpstreamObserver = (service: ServiceName, outcome: 'answered' | 'error', seconds: number) => void;
+
 export class ServiceProxy {
   private readonly pools: Record<ServiceName, Pool>;
 
@@ -77,6 +80,7 @@ export class ServiceProxy {
     origins: Record<ServiceName, string>,
     private readonly maxBodyBytes: number,
     upstreamTimeoutMs: number,
+    private readonly observe?: UpstreamObserver,
   ) {
     const pool = (origin: string) =>
       new Pool(origin, {
@@ -103,6 +107,7 @@ export class ServiceProxy {
         resolve();
       };
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const started = this.observe ? performance.now() : 0;
       this.pools[service].dispatch(
         {
           method: req.method!,
@@ -117,6 +122,7 @@ export class ServiceProxy {
           },
           onResponseStart: (controller, statusCode, headers) => {
             answered = true;
+            this.observe?.(service, 'answered', (performance.now() - started) / 1000);
             // The gateway's request deadline answered for this request already: nobody is waiting.
             if (deadlinePassed(res)) {
               controller.abort(new Error('the request deadline answered first'));
@@ -143,6 +149,7 @@ export class ServiceProxy {
           },
           onResponseError: (_controller, err) => {
             res.off('close', onClientGone);
+            if (!answered && !res.destroyed) this.observe?.(service, 'error', (performance.now() - started) / 1000);
             if (res.destroyed || deadlinePassed(res)) return resolve();
             // Mid-body the status is out: all that is left is to cut the response short.
             if (answered) {

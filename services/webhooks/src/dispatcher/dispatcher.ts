@@ -32,6 +32,9 @@ import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import { sendEvent } from './send-event.js';
 import type { WebhookSender } from './sender.js';
 
+/** How an attempt ended: answered 2xx, failed (to be retried or not), or not sent (endpoint gone or off). */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped';
+
 export interface DispatcherOptions {
   db: Db;
   logger: Logger;
@@ -58,6 +61,8 @@ export interface DispatcherOptions {
   housekeepingMs?: number;
   /** The delivery log's and the outbox's retention (30 days and 24 hours by default). */
   retention?: RetentionPolicy;
+  /** Told of every attempt's outcome (the metrics). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
   /** menu.updated: sent once a restaurant's changes have been quiet this long... */
   menuQuietMs?: number;
   /** ...or this long after the burst's first change, whichever comes first. */
@@ -403,6 +408,7 @@ export class Dispatcher {
     if (endpoint.deleted_at || endpoint.status !== 'active') {
       const reason = endpoint.deleted_at ? 'endpoint deleted' : 'endpoint disabled';
       await recordDeliveryOutcome(db, delivery.id, { status: 'skipped', responseStatus: null, durationMs: null, error: reason });
+      this.options.onAttempt?.('skipped');
       return;
     }
     const outcome = await sendEvent(
@@ -412,6 +418,7 @@ export class Dispatcher {
       delivery.id,
     );
     const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
+    this.options.onAttempt?.(outcome.ok ? 'succeeded' : 'failed');
     if (outcome.ok) {
       this.acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
       return;
