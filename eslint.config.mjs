@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * none: it calls the owner's API. Tests, fixtures and benchmarks arrange data as they need.
  */
 const TABLE_WRITERS = {
-  'services/console': ['restaurants', 'sections', 'items', 'integrator_orgs', 'api_keys', 'connect_links', 'grants', 'platform_settings'],
+  'services/console': ['restaurants', 'sections', 'items', 'integrator_orgs', 'api_keys', 'connect_links', 'grants', 'platform_settings', 'audit_events'],
   'services/webhooks': ['webhook_endpoints', 'webhook_deliveries', 'notifications', 'menu_update_bursts', 'outbox_events'],
   'services/catalog': [],
   'services/concierge': [],

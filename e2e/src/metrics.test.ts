@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import request from 'supertest';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '@partner/testing';
 import { streamChat } from './sse-client.js';
@@ -154,4 +156,54 @@ describe('metrics', () => {
     expect(throughGateway.status).toBe(404);
     expect(throughGateway.text).not.toContain('http_requests_total');
   });
+
+  it('export every metric the dashboard and the alert rules of infra/observability use', async () => {
+    const exported = new Set<string>();
+    for (const port of Object.values(stack.metricsPorts)) {
+      for (const line of (await scrape(port)).split('\n')) {
+        const name = /^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]/.exec(line)?.[1];
+        if (name) exported.add(name);
+      }
+    }
+    const observability = new URL('../../infra/observability/', import.meta.url);
+    const dashboard = JSON.parse(await readFile(new URL('dashboard.json', observability), 'utf8')) as {
+      panels: { targets: { expr: string }[] }[];
+    };
+    const alerts = parseYaml(await readFile(new URL('alerts.yaml', observability), 'utf8')) as { groups: { rules: { expr: string }[] }[] };
+    const expressions = [
+      ...dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)),
+      ...alerts.groups.flatMap((group) => group.rules.map((rule) => rule.expr)),
+    ];
+    const used = new Set(expressions.flatMap(metricsIn));
+    expect(used.size).toBeGreaterThan(15);
+    expect([...used].filter((name) => !exported.has(name))).toEqual([]);
+  });
 });
+
+const PROMQL_WORDS = new Set([
+  'sum',
+  'max',
+  'min',
+  'avg',
+  'count',
+  'rate',
+  'irate',
+  'increase',
+  'histogram_quantile',
+  'by',
+  'without',
+  'and',
+  'or',
+  'unless',
+  'on',
+  'ignoring',
+]);
+
+/** The metric names a PromQL expression reads: its identifiers, less label matchers, groupings, functions and keywords. */
+function metricsIn(expr: string): string[] {
+  const bare = expr
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ');
+  return [...bare.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)].map((match) => match[0]).filter((word) => !PROMQL_WORDS.has(word));
+}

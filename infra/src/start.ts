@@ -87,6 +87,8 @@ const env = {
   // The drain lets a load balancer notice a stopping replica; here nothing routes by readiness, and it
   // would only hold Ctrl-C for its 5 s.
   SHUTDOWN_DRAIN_SECONDS: process.env.SHUTDOWN_DRAIN_SECONDS ?? '0',
+  // Logs and access lines for a person to read (.data/logs/<service>.log); production keeps JSON.
+  LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
 };
 const gatewayUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${env.GATEWAY_PORT}`;
 const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;

@@ -84,11 +84,22 @@ process.on('exit', () => {
   for (const child of startedProcesses) child.kill('SIGKILL');
 });
 
+/**
+ * BENCH_OBSERVABILITY=1: the services keep metrics (on a free port) and write an access line per request
+ * (to their stdout, dropped unless `logTo`): what observing costs, measured against a run without.
+ */
+const observability: Record<string, string> =
+  process.env.BENCH_OBSERVABILITY === '1' ? { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', LOG_LEVEL: 'info' } : {};
+
 /** `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise. */
 export function startProcess(script: string, env: Record<string, string>, options: { logTo?: string } = {}): ChildProcess {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
   const stdout = options.logTo ? openSync(options.logTo, 'a') : 'ignore';
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit', 'ipc'], execArgv });
+  const child = fork(script, [], {
+    env: { ...process.env, ...env, ...observability },
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+    execArgv,
+  });
   if (typeof stdout === 'number') closeSync(stdout); // the child holds its own copy
   startedProcesses.add(child);
   child.once('exit', () => startedProcesses.delete(child));

@@ -186,6 +186,21 @@ export interface WebhookEndpointsTable {
   deleted_at: NullableTimestamp;
 }
 
+/** A change made through console (its audit trail). */
+export interface AuditEventsTable {
+  id: string;
+  occurred_at: CreatedAt;
+  /** Who made it: `operator` (the admin token) until the dashboard signs people in. */
+  actor: string;
+  /** The method and route template: `POST /console/restaurants/:id/keys`. */
+  action: string;
+  /** The route's `:id`, when it names one. */
+  target_id: string | null;
+  request_id: string;
+  /** The answer's status (every recorded change succeeded: below 400). */
+  status: number;
+}
+
 export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed' | 'expired' | 'skipped';
 
 export interface WebhookDeliveriesTable {
@@ -237,6 +252,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   notifications: NotificationsTable;
   menu_update_bursts: MenuUpdateBurstsTable;
+  audit_events: AuditEventsTable;
 }
 
 export type RestaurantRow = Selectable<RestaurantsTable>;

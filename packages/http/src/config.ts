@@ -74,6 +74,10 @@ export const ZCommonEnv = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** The address the metrics port listens on. */
   METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Access lines of successful answers written, as a fraction (1: all, 0: none); errors are always written. */
+  ACCESS_LOG_SUCCESS_SAMPLE: z.coerce.number().min(0).max(1).default(1),
+  /** `json` (one object a line, for collectors) or `pretty` (for a person reading a terminal or a file). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 });
 
 /** A service behind the gateway also verifies the gateway's internal JWT. */
@@ -89,6 +93,8 @@ export function commonConfig(env: z.infer<typeof ZCommonEnv>) {
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REDIS_KEY_PREFIX,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
+    accessLogSuccessSample: env.ACCESS_LOG_SUCCESS_SAMPLE,
     maxBodyBytes: env.MAX_BODY_BYTES,
     databasePoolMax: env.DATABASE_POOL_MAX,
     dbDeadlines: {

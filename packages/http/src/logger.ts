@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { type DestinationStream, pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -10,7 +11,7 @@ export type { Logger };
  * docs/decisions.md "Resilience"). Keys and tokens never reach a log line: the redaction list covers
  * every header and field that could carry one.
  */
-export function createLogger(options: { service: string; level?: string }): Logger {
+export function createLogger(options: { service: string; level?: string; pretty?: boolean }): Logger {
   return pino(
     {
       level: options.level ?? 'info',
@@ -30,9 +31,13 @@ export function createLogger(options: { service: string; level?: string }): Logg
         censor: '[redacted]',
       },
     },
-    pino.destination({ dest: 1, sync: true }),
+    options.pretty ? prettyStream() : pino.destination({ dest: 1, sync: true }),
   );
 }
+
+/** Lines for a person at a terminal or in a log file (`LOG_FORMAT=pretty`, what `pnpm start` sets). */
+export const prettyStream = (): DestinationStream =>
+  pretty({ sync: true, colorize: false, singleLine: true, translateTime: 'SYS:HH:MM:ss.l' });
 
 /** A logger that writes nothing, for tests and tools. */
 export const silentLogger = (): Logger => pino({ level: 'silent' });

@@ -1,9 +1,7 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { poolStats, type Db } from '@partner/db';
-import { answeredErrorCode } from './http.js';
 
 /** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -85,28 +83,6 @@ export class ServiceMetrics {
       },
     });
   }
-}
-
-/**
- * Express: every request counted and timed when its connection is done with it, under the template of
- * the route that answered (`/v1/partner/items/:id`), or `unmatched`.
- */
-export function recordRequests(metrics: ServiceMetrics): RequestHandler {
-  return (req, res, next) => {
-    observeAnswer(metrics, res, req.method, () => {
-      const route = req.route as { path: unknown } | undefined;
-      return route ? `${req.baseUrl}${String(route.path)}` : UNMATCHED_ROUTE;
-    });
-    next();
-  };
-}
-
-/** Counts and times one answer from now until its connection is done with it (sent whole, or cut). */
-export function observeAnswer(metrics: ServiceMetrics, res: ServerResponse, method: string, routeOf: () => string): void {
-  const started = performance.now();
-  res.once('close', () =>
-    metrics.observeRequest(routeOf(), method, res.statusCode, (performance.now() - started) / 1000, answeredErrorCode(res)),
-  );
 }
 
 export interface MetricsServer {

@@ -3,7 +3,7 @@ import { FaultLog } from './dependency-faults.js';
 import { DEFAULT_REQUEST_DEADLINE_MS, errorHandler, jsonBody, notFoundHandler, requestContext, requestDeadline } from './http.js';
 import { requireInternalToken } from './internal-auth.js';
 import type { Logger } from './logger.js';
-import { recordRequests, type ServiceMetrics } from './metrics.js';
+import { type AnswerObservers, observeRequests } from './answer-observers.js';
 import type { Db } from '@partner/db';
 import { idempotency } from './idempotency.js';
 import type { SealingKeys } from '@partner/signing';
@@ -23,8 +23,8 @@ export interface ServiceAppOptions {
   maxBodyBytes: number;
   /** `REQUEST_DEADLINE_MS`: a request unanswered by then is `503 service_unavailable` (8 s unless set). */
   requestDeadlineMs?: number;
-  /** Counts and times every request by route (when `METRICS_PORT` is set). */
-  metrics?: ServiceMetrics;
+  /** Watch every answer: metrics by route, the access log. */
+  observers?: AnswerObservers;
 }
 
 /**
@@ -35,7 +35,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (options.metrics) app.use(recordRequests(options.metrics));
+  if (options.observers) app.use(observeRequests(options.observers));
   app.use(requestContext(options.logger, { trustIncomingId: options.trustIncomingRequestId }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
@@ -68,7 +68,7 @@ export function createInternalServiceApp(options: {
   sealing?: SealingKeys;
   register: (router: Router) => void;
   requestDeadlineMs?: number;
-  metrics?: ServiceMetrics;
+  observers?: AnswerObservers;
 }): Express {
   return createServiceApp({
     service: options.service,
@@ -79,6 +79,6 @@ export function createInternalServiceApp(options: {
     register: options.register,
     maxBodyBytes: options.maxBodyBytes,
     requestDeadlineMs: options.requestDeadlineMs,
-    metrics: options.metrics,
+    observers: options.observers,
   });
 }

@@ -1,6 +1,7 @@
 import { createDb, type Db, type DbOptions } from '@partner/db';
 import { startIdempotencyPurge } from './idempotency.js';
 import { describeFault, FaultLog } from './dependency-faults.js';
+import { AccessLog } from './access-log.js';
 import { createLogger, type Logger } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import { closeRedis, connectRedis, type RedisClient } from './redis.js';
@@ -20,6 +21,8 @@ export interface ServiceDeps {
   requestDeadlineMs?: number;
   /** Present when `METRICS_PORT` is set: the service's Prometheus registry. */
   metrics?: ServiceMetrics;
+  /** One line per request (`ACCESS_LOG_SUCCESS_SAMPLE`). */
+  accessLog?: AccessLog;
 }
 
 /**
@@ -31,7 +34,13 @@ export async function createServiceDeps(
   config: CommonConfig,
   options: Pick<DbOptions, 'synchronousCommit'> & { purgesIdempotencyRecords: boolean },
 ): Promise<{ deps: ServiceDeps; faults: FaultLog; closeDeps: () => Promise<void> }> {
-  const logger = createLogger({ service, level: config.logLevel });
+  const logger = createLogger({ service, level: config.logLevel, pretty: config.logFormat === 'pretty' });
+  const accessLog = AccessLog.create({
+    service,
+    level: config.logLevel,
+    successSample: config.accessLogSuccessSample,
+    pretty: config.logFormat === 'pretty',
+  });
   const faults = new FaultLog(logger);
   const db = createDb({
     url: config.databaseUrl,
@@ -55,11 +64,13 @@ export async function createServiceDeps(
       maxBodyBytes: config.maxBodyBytes,
       requestDeadlineMs: config.requestDeadlineMs,
       metrics: config.metrics ? new ServiceMetrics(service, { db }) : undefined,
+      accessLog,
     },
     closeDeps: async () => {
       purge?.stop();
       await Promise.all([db.destroy(), closeRedis(redis)]);
       faults.flush();
+      accessLog.flush();
       logger.flush();
     },
   };

@@ -40,6 +40,7 @@ describe('migrateToLatest', () => {
       '2026-12-03-webhook-retention',
       '2026-12-04-webhook-lease-hot',
       '2026-12-05-webhook-waiting-on-grants',
+      '2026-12-06-audit-events',
     ]);
 
     const again = await migrateToLatest(first);

@@ -17,7 +17,7 @@ export function createApp(deps: CatalogDeps): Express {
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
-    metrics: deps.metrics,
+    observers: deps,
     register: (router) => {
       registerRestaurantRoutes(router, deps);
       registerItemRoutes(router, deps);

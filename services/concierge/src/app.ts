@@ -13,7 +13,7 @@ export function createApp(deps: ConciergeDeps): Express {
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
-    metrics: deps.metrics,
+    observers: deps,
     register: (router) => registerConciergeRoutes(router, deps),
   });
 }

@@ -40,6 +40,7 @@ describe('the admin token', () => {
         'POST /console/grants/:id/revoke',
         'GET /console/platform/kill-switch',
         'PUT /console/platform/kill-switch',
+        'GET /console/audit-events',
         'GET /console/restaurants/:id/usage',
         'PUT /console/items/:id/model',
         'GET /console/webhook-deliveries',

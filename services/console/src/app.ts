@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { createServiceApp } from '@partner/http';
 import { requireAdminToken } from './admin-auth.js';
+import { recordChanges, registerAuditRoutes } from './audit/audit-trail.js';
 import type { ConsoleDeps } from './deps.js';
 import { registerIntegratorRoutes } from './integrators/integrators.routes.js';
 import { registerKeyRoutes } from './keys/keys.routes.js';
@@ -17,10 +18,12 @@ export function createApp(deps: ConsoleDeps): Express {
     logger: deps.logger,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
-    metrics: deps.metrics,
+    observers: deps,
     guard: requireAdminToken(deps.adminToken),
     trustIncomingRequestId: false,
+    beforeRoutes: [recordChanges(deps)],
     register: (router) => {
+      registerAuditRoutes(router, deps);
       registerRestaurantRoutes(router, deps);
       registerMenuRoutes(router, deps);
       registerModelRoutes(router, deps);

@@ -77,6 +77,8 @@ const ROUTES: Route[] = [
   },
   { route: 'GET /console/keys', url: '/console/keys?restaurantId=rst_unknown000000' },
   { route: 'POST /console/keys/:id/revoke', url: '/console/keys/key_unknown000000/revoke' },
+  // registerAuditRoutes
+  { route: 'GET /console/audit-events', url: '/console/audit-events' },
   // registerPlatformSettingsRoutes
   { route: 'GET /console/platform/kill-switch', url: '/console/platform/kill-switch' },
   { route: 'PUT /console/platform/kill-switch', url: '/console/platform/kill-switch', body: { concierge: false } },

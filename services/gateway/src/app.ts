@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import { errorHandler, notFoundHandler, recordRequests, requestContext, requestDeadline } from '@partner/http';
+import { errorHandler, notFoundHandler, observeRequests, requestContext, requestDeadline } from '@partner/http';
 import { bearerToken, claimedEnvironment } from './auth/authenticate.js';
 import { partnerEdge, type EdgeDeps } from './edge.js';
 import { embedScripts } from './embed-scripts.js';
@@ -25,7 +25,7 @@ export function createApp(deps: GatewayDeps): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (deps.metrics) app.use(recordRequests(deps.metrics));
+  app.use(observeRequests(deps));
   app.use(requestContext(deps.logger, { trustIncomingId: false }));
   app.use(requestDeadline({ ms: deps.requestDeadlineMs, faults: deps.faults }));
   app.use((req, res, next) => {

@@ -2,6 +2,7 @@ import { InternalTokenSigner } from '@partner/auth';
 import {
   closeRedis,
   connectRedis,
+  AccessLog,
   createLogger,
   ServiceMetrics,
   describeFault,
@@ -37,7 +38,9 @@ export async function createDeps(
 ): Promise<{ deps: GatewayDeps; checks: ReadinessCheck[]; closeDeps: () => Promise<void> }> {
   const { clock } = options;
   const now = clock ?? (() => new Date());
-  const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  const pretty = config.logFormat === 'pretty';
+  const logger = createLogger({ service: 'gateway', level: config.logLevel, pretty });
+  const accessLog = AccessLog.create({ service: 'gateway', level: config.logLevel, successSample: config.accessLogSuccessSample, pretty });
   // Background faults (Redis reconnecting, idle connections lost) are logged once per burst.
   const faults = new FaultLog(logger);
   const db = createDb({
@@ -85,6 +88,7 @@ export async function createDeps(
     now,
     metrics,
     gatewayMetrics,
+    accessLog,
   };
   return {
     deps,
@@ -100,6 +104,7 @@ export async function createDeps(
       await proxy.close();
       await Promise.all([closeRedis(subscriber), closeRedis(redis), db.destroy()]);
       faults.flush();
+      accessLog.flush();
       logger.flush();
     },
   };

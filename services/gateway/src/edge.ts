@@ -2,7 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITOR_HEADER } from '@partner/auth';
 import { AppError, type TEnvironment } from '@partner/contracts';
 import {
+  type AccessLog,
   answerError,
+  type Caller,
+  callerOf,
   type FaultLog,
   type Logger,
   newRequestId,
@@ -48,6 +51,8 @@ export interface EdgeDeps {
   now: () => Date;
   /** Counts and times every request by route template (when `METRICS_PORT` is set)... */
   metrics?: ServiceMetrics;
+  /** One line per request. */
+  accessLog?: AccessLog;
   /** ...and what only the gateway knows. */
   gatewayMetrics?: GatewayMetrics;
 }
@@ -69,6 +74,8 @@ interface EdgeRequest {
   /** The Authorization header's bearer token, parsed once, and the environment its prefix claims. */
   token: string | null;
   claimed: TEnvironment;
+  /** The key behind the request, once authenticated (the access log). */
+  caller?: Caller;
 }
 
 /**
@@ -114,6 +121,8 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
   const serveKeyed = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
     const { req, res, method, path } = edge;
     const key = await authenticate(req, edge.token, deps.keyCache, deps.now, chargeClient(req));
+    const onRestaurant = match.kind === 'found' && match.route.pattern.includes('/restaurants/:id');
+    edge.caller = { ...callerOf(key.principal), ...(onRestaurant ? { restaurantId: match.params.id } : {}) };
     if (key.environment !== edge.claimed) res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
@@ -170,9 +179,13 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     // Outside /v1/partner/, only the public routes are the edge's; the app answers the rest.
     if (!keyed && !(match.kind === 'found' && match.route.access.kind === 'public')) return false;
 
-    if (deps.metrics) observeAnswer(deps.metrics, res, method, () => (match.kind === 'found' ? match.route.pattern : UNMATCHED_ROUTE));
     const token = bearerToken(req);
     const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId(), token, claimed: claimedEnvironment(token) };
+    observeAnswer(deps, res, method, () => ({
+      route: match.kind === 'found' ? match.route.pattern : UNMATCHED_ROUTE,
+      requestId: edge.requestId,
+      caller: edge.caller,
+    }));
     res.setHeader('X-Request-Id', edge.requestId);
     // Every answer says which environment it belongs to; a refused key's prefix still tells.
     res.setHeader('X-Service-Environment', edge.claimed);

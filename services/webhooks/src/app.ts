@@ -15,7 +15,7 @@ export function createApp(deps: WebhooksDeps): Express {
     internalPublicKey: deps.internalPublicKey,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
-    metrics: deps.metrics,
+    observers: deps,
     sealing: deps.sealing,
     register: (router) => {
       registerEndpointRoutes(router, deps);

@@ -1,0 +1,70 @@
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Principal } from '@partner/auth';
+import type { AccessLog, Caller } from './access-log.js';
+import { answeredErrorCode } from './http.js';
+import { type ServiceMetrics, UNMATCHED_ROUTE } from './metrics.js';
+
+/** What watches every answer: the metrics (when METRICS_PORT is set) and the access log. */
+export interface AnswerObservers {
+  metrics?: ServiceMetrics;
+  accessLog?: AccessLog;
+}
+
+/** What an answer's observers read of its request once it is done. */
+export interface AnswerFacts {
+  route: string;
+  requestId: string;
+  caller?: Caller;
+}
+
+/**
+ * From now until the connection is done with the answer (sent whole, or cut by its client): counted
+ * and timed under its route template, and written to the access log. `factsOf` is read at the end,
+ * when the route and the caller are known.
+ */
+export function observeAnswer(observers: AnswerObservers, res: ServerResponse, method: string, factsOf: () => AnswerFacts): void {
+  const { metrics, accessLog } = observers;
+  if (!metrics && !accessLog) return;
+  const started = performance.now();
+  res.once('close', () => {
+    const facts = factsOf();
+    const ms = performance.now() - started;
+    metrics?.observeRequest(facts.route, method, res.statusCode, ms / 1000, answeredErrorCode(res));
+    accessLog?.write({
+      requestId: facts.requestId,
+      method,
+      route: facts.route,
+      status: res.statusCode,
+      durationMs: Math.round(ms * 10) / 10,
+      ...facts.caller,
+    });
+  });
+}
+
+/** The caller of a request that reached a service through the gateway. */
+export function callerOf(principal: Principal | undefined): Caller | undefined {
+  if (principal?.kind !== 'key') return undefined;
+  const { owner } = principal;
+  return {
+    keyId: principal.keyId,
+    owner: `${owner.kind}:${owner.id}`,
+    ...(owner.kind === 'restaurant' ? { restaurantId: owner.id } : {}),
+  };
+}
+
+/** Express: every request observed, under the template of the route that answered, or `unmatched`. */
+export function observeRequests(observers: AnswerObservers): RequestHandler {
+  return (req, res, next) => {
+    observeAnswer(observers, res, req.method, () => {
+      const route = req.route as { path: unknown } | undefined;
+      return {
+        route: route ? `${req.baseUrl}${String(route.path)}` : UNMATCHED_ROUTE,
+        requestId: req.requestId,
+        // Set by the internal-token guard; absent on a request it refused.
+        caller: callerOf((req as { principal?: Principal }).principal),
+      };
+    });
+    next();
+  };
+}
