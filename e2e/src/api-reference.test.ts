@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, SCREENSHOTS } from './browser.js';
+import { launchBrowser, saveScreenshot } from './browser.js';
 import { restaurantWithKey, startStack, type Stack } from './stack.js';
 
 // The OpenAPI document against the running platform: every operation it documents is served (by the
@@ -84,7 +84,7 @@ describe('/docs', () => {
       .first()
       .waitFor({ timeout: 60_000 });
     await tab.locator('h2', { hasText: 'List or sync items' }).first().waitFor();
-    await tab.screenshot({ path: `${SCREENSHOTS}api-reference.png` });
+    await saveScreenshot(tab, 'api-reference.png');
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -103,7 +103,7 @@ describe('/docs', () => {
     await tab.getByRole('link', { name: 'Errors' }).first().click();
     await tab.getByRole('heading', { name: 'Errors', level: 1 }).waitFor();
     expect(await tab.locator('table').count()).toBeGreaterThan(0);
-    await tab.screenshot({ path: `${SCREENSHOTS}guide-errors.png` });
+    await saveScreenshot(tab, 'guide-errors.png');
 
     // A link out of docs/guides in the repository points at the page the gateway serves for it.
     await tab.goto(`${stack.gatewayUrl}/docs/guides/`, { waitUntil: 'domcontentloaded' });

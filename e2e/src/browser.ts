@@ -8,6 +8,20 @@ import { startStack, type Stack } from './stack.js';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
+/**
+ * Saves `tab` as screenshots/<name>. Headless Chromium on a loaded machine now and then answers a
+ * capture with "Unable to capture screenshot" (no frame composited yet): the picture is the test's
+ * record, not its assertion, so it is taken again once after a moment.
+ */
+export async function saveScreenshot(tab: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const take = () => tab.screenshot({ path: `${SCREENSHOTS}${name}`, ...options });
+  await take().catch(async (err: unknown) => {
+    if (!String(err).includes('Unable to capture screenshot')) throw err;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await take();
+  });
+}
+
 /** Debian's Chromium, headless, kept off the network it has no business reaching. */
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });

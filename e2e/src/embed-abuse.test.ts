@@ -47,7 +47,8 @@ describe("a script with the menu page's key and a forged Origin", () => {
 
     // What a browser on the page would send; curl sends it just as well.
     const headers = { Authorization: `Bearer ${key}`, Origin: new URL(menuUrl).origin };
-    const turn = () => streamChat(`${stack.gatewayUrl}/v1/partner/embed/restaurants/${restaurant.id}/concierge/chat`, headers, { message: 'dessert?' });
+    const turn = () =>
+      streamChat(`${stack.gatewayUrl}/v1/partner/embed/restaurants/${restaurant.id}/concierge/chat`, headers, { message: 'dessert?' });
     const loopUntilRefused = async (max: number) => {
       let answered = 0;
       for (let i = 0; i < max; i++) {

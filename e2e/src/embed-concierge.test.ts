@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCREENSHOTS, useEmbedHarness } from './browser.js';
+import { saveScreenshot, useEmbedHarness } from './browser.js';
 import { startFakeOpenAI } from '@partner/testing';
 import { restaurantWithKey } from './stack.js';
 
@@ -25,7 +25,7 @@ describe('<service-concierge>', () => {
     expect(await tab.locator('service-concierge .disclosure').textContent()).toContain('AI assistant');
     expect(await tab.locator('service-concierge .card').count()).toBe(1);
     expect(requests.filter((url) => url.includes('/v1/'))).toEqual([]);
-    await tab.screenshot({ path: `${SCREENSHOTS}concierge-demo.png` });
+    await saveScreenshot(tab, 'concierge-demo.png');
     await tab.close();
   });
 
@@ -33,7 +33,7 @@ describe('<service-concierge>', () => {
     const { tab } = await open('/launcher', page('<service-concierge demo="launcher"></service-concierge>'));
     await expect.poll(() => tab.locator('service-concierge .launcher').count()).toBe(1);
     expect(await tab.locator('service-concierge .panel').count()).toBe(0);
-    await tab.screenshot({ path: `${SCREENSHOTS}concierge-launcher.png` });
+    await saveScreenshot(tab, 'concierge-launcher.png');
     await tab.close();
   });
 
@@ -64,7 +64,7 @@ describe('<service-concierge>', () => {
     expect(reply).toContain('<img src=x onerror="window.__pwned=1"> Tomato soup');
     expect(await tab.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await tab.locator('service-concierge .message img').count()).toBe(0);
-    await tab.screenshot({ path: `${SCREENSHOTS}concierge-sandbox-turn.png` });
+    await saveScreenshot(tab, 'concierge-sandbox-turn.png');
 
     // Allergen questions show the declared allergens and the deferral to staff.
     await tab.locator('service-concierge input').fill('Is the soup ok for a milk allergy?');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SCREENSHOTS, useEmbedHarness } from './browser.js';
+import { saveScreenshot, useEmbedHarness } from './browser.js';
 import { restaurantWithKey, sampleModelFiles } from './stack.js';
 
 // The dish viewer in a real browser (headless Chromium with WebGL), on a third-party page that loads
@@ -28,13 +28,13 @@ describe('<service-viewer>', () => {
     await expect.poll(() => tab.locator('service-viewer img.poster').count()).toBe(1);
     const box = await tab.locator('service-viewer').boundingBox();
     expect(Math.round(box!.width)).toBe(Math.round(box!.height)); // square when unstyled
-    await tab.screenshot({ path: `${SCREENSHOTS}viewer-demo-poster.png` });
+    await saveScreenshot(tab, 'viewer-demo-poster.png');
     expect(requests.some((url) => url.includes('model-viewer.v1.js'))).toBe(false);
     await tab.locator('service-viewer button').click();
     await expect.poll(() => tab.locator('service-viewer model-viewer canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(requests.filter((url) => url.includes('/v1/partner'))).toEqual([]);
     await tab.waitForTimeout(500);
-    await tab.screenshot({ path: `${SCREENSHOTS}viewer-demo-3d.png` });
+    await saveScreenshot(tab, 'viewer-demo-3d.png');
     await tab.context().close();
   });
 
@@ -42,7 +42,7 @@ describe('<service-viewer>', () => {
     const phone = await open('/phone', page('<div style="width:320px"><service-viewer demo="phone"></service-viewer></div>'));
     await expect.poll(() => phone.tab.locator('service-viewer a[rel="ar"]').count()).toBe(1);
     expect(await phone.tab.locator('service-viewer a[rel="ar"]').getAttribute('href')).toMatch(/sample-dish\.usdz$/);
-    await phone.tab.screenshot({ path: `${SCREENSHOTS}viewer-demo-phone.png` });
+    await saveScreenshot(phone.tab, 'viewer-demo-phone.png');
     await phone.tab.context().close();
 
     const auto = await open('/autoload', page('<div style="width:320px"><service-viewer demo autoload></service-viewer></div>'));
@@ -94,7 +94,7 @@ describe('<service-viewer>', () => {
     });
     const { tab } = await open('/refused', page(`<service-viewer item-id="${item.id}" publishable-key="${key.value}"></service-viewer>`));
     await expect.poll(() => tab.locator('service-viewer .message').textContent(), { timeout: 5000 }).toContain('not allowed');
-    await tab.screenshot({ path: `${SCREENSHOTS}viewer-origin-refused.png` });
+    await saveScreenshot(tab, 'viewer-origin-refused.png');
     await tab.context().close();
   });
 

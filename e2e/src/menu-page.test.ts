@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, SCREENSHOTS } from './browser.js';
+import { launchBrowser, saveScreenshot } from './browser.js';
 import { expectError } from './expect-error.js';
 import { sampleModelFiles, startStack, type Stack } from './stack.js';
 
@@ -94,7 +94,7 @@ describe('GET /menu/{restaurantId}', () => {
     expect(href).toBe(`${stack.gatewayUrl}/menu/${restaurant.id}#item-${tiramisu.slug}`);
     expect(await tab.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(blocked).toEqual([]);
-    await tab.screenshot({ path: `${SCREENSHOTS}menu-page.png`, fullPage: true });
+    await saveScreenshot(tab, 'menu-page.png', { fullPage: true });
     await tab.close();
   });
 });

@@ -54,7 +54,14 @@ describe('a service process on SIGTERM', () => {
     try {
       const probe = new Agent({ keepAlive: false });
       await expect
-        .poll(() => answer(port, '/readyz', probe).then((res) => res.status, () => 0), { timeout: 30_000, interval: 100 })
+        .poll(
+          () =>
+            answer(port, '/readyz', probe).then(
+              (res) => res.status,
+              () => 0,
+            ),
+          { timeout: 30_000, interval: 100 },
+        )
         .toBe(200);
 
       let inRotation = true;

@@ -22,6 +22,8 @@ export class ServiceMetrics {
   private readonly requests: Counter<'route' | 'method' | 'status_class'>;
   private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
   private readonly errors: Counter<'code'>;
+  /** Each series' children, bound once: prom-client hashes a label object on every call otherwise. */
+  private readonly series = new Map<string, { requests: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }>();
 
   constructor(service: string, options: { db?: Db } = {}) {
     this.registry.setDefaultLabels({ service });
@@ -46,9 +48,16 @@ export class ServiceMetrics {
 
   /** A request answered (or abandoned by its client), under its route template; `code` for an error answer. */
   observeRequest(route: string, method: string, status: number, seconds: number, code?: string): void {
-    const labels = { route, method, status_class: statusClass(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    const cls = statusClass(status);
+    const id = `${method} ${cls} ${route}`;
+    let bound = this.series.get(id);
+    if (!bound) {
+      // Label order as declared: route, method, status_class.
+      bound = { requests: this.requests.labels(route, method, cls), duration: this.duration.labels(route, method, cls) };
+      this.series.set(id, bound);
+    }
+    bound.requests.inc();
+    bound.duration.observe(seconds);
     if (code) this.errors.inc({ code });
   }
 

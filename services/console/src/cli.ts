@@ -23,6 +23,7 @@ const USAGE = `Usage: pnpm console <command>
   connect-link approve <token> --restaurant rst_id
   grant revoke <grt_id>
   kill-switch on|off
+  audit list [--limit 50]
 
 Environment: CONSOLE_URL (default http://127.0.0.1:8084), CONSOLE_ADMIN_TOKEN (default: the local stack's).`;
 
@@ -62,6 +63,7 @@ async function run(argv: string[]): Promise<unknown> {
       scopes: { type: 'string' },
       origins: { type: 'string' },
       rate: { type: 'string' },
+      limit: { type: 'string' },
       expires: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -126,6 +128,8 @@ async function run(argv: string[]): Promise<unknown> {
     case 'kill-switch on':
     case 'kill-switch off':
       return client.setKillSwitch(action === 'on');
+    case 'audit list':
+      return client.auditEvents(values.limit ? Number(values.limit) : undefined);
     default:
       throw new Error(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
   }

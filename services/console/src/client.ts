@@ -76,4 +76,9 @@ export class ConsoleClient {
   };
   usage = (restaurantId: string) => this.call<z.infer<typeof ZUsage>>('GET', `/console/restaurants/${restaurantId}/usage`);
   setKillSwitch = (concierge: boolean) => this.call<{ concierge: boolean }>('PUT', '/console/platform/kill-switch', { concierge });
+  /** The newest changes made through console, newest first (docs/console-api.md, "Audit trail"). */
+  auditEvents = (limit = 50) =>
+    this.call<
+      { id: string; occurredAt: string; actor: string; action: string; targetId: string | null; requestId: string; status: number }[]
+    >('GET', `/console/audit-events?limit=${limit}`);
 }
