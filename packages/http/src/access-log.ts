@@ -66,7 +66,10 @@ class TurnBatch {
   private pending = '';
   private scheduled = false;
 
-  constructor(private readonly out: ReturnType<typeof pino.destination>) {}
+  constructor(private readonly out: ReturnType<typeof pino.destination>) {
+    // A stdout that is gone (EPIPE) loses access lines; unheard, its error would end the process.
+    out.on('error', () => {});
+  }
 
   write(line: string): void {
     this.pending += line;
