@@ -43,8 +43,13 @@ export class AccessLog {
     return new AccessLog(logger, options.successSample, Math.random, out ?? undefined);
   }
 
+  /** Whether an answer of this status gets a line: always from 400 on, else as sampled. */
+  takes(status: number): boolean {
+    return status >= 400 || (this.successSample > 0 && this.random() < this.successSample);
+  }
+
+  /** The line of an answer `takes` chose. */
   write(answered: AnsweredRequest): void {
-    if (answered.status < 400 && (this.successSample <= 0 || this.random() >= this.successSample)) return;
     this.logger.info(answered, 'request');
   }
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Principal } from '@partner/auth';
 import type { AccessLog, Caller } from './access-log.js';
 import { answeredErrorCode } from './http.js';
@@ -15,7 +15,8 @@ export interface AnswerObservers {
 export interface AnswerFacts {
   route: string;
   requestId: string;
-  caller?: Caller;
+  /** Asked only for an answer the access log writes (sampling comes first). */
+  caller?: () => Caller | undefined;
 }
 
 /**
@@ -31,13 +32,14 @@ export function observeAnswer(observers: AnswerObservers, res: ServerResponse, m
     const facts = factsOf();
     const ms = performance.now() - started;
     metrics?.observeRequest(facts.route, method, res.statusCode, ms / 1000, answeredErrorCode(res));
-    accessLog?.write({
+    if (!accessLog?.takes(res.statusCode)) return;
+    accessLog.write({
       requestId: facts.requestId,
       method,
       route: facts.route,
       status: res.statusCode,
       durationMs: Math.round(ms * 10) / 10,
-      ...facts.caller,
+      ...facts.caller?.(),
     });
   });
 }
@@ -53,18 +55,21 @@ export function callerOf(principal: Principal | undefined): Caller | undefined {
   };
 }
 
+/** The template of the express route that answered `req` (`/v1/partner/items/:id`), or null before one has. */
+export function routeTemplate(req: Request): string | null {
+  const route = req.route as { path: unknown } | undefined;
+  return route ? `${req.baseUrl}${String(route.path)}` : null;
+}
+
 /** Express: every request observed, under the template of the route that answered, or `unmatched`. */
 export function observeRequests(observers: AnswerObservers): RequestHandler {
   return (req, res, next) => {
-    observeAnswer(observers, res, req.method, () => {
-      const route = req.route as { path: unknown } | undefined;
-      return {
-        route: route ? `${req.baseUrl}${String(route.path)}` : UNMATCHED_ROUTE,
-        requestId: req.requestId,
-        // Set by the internal-token guard; absent on a request it refused.
-        caller: callerOf((req as { principal?: Principal }).principal),
-      };
-    });
+    observeAnswer(observers, res, req.method, () => ({
+      route: routeTemplate(req) ?? UNMATCHED_ROUTE,
+      requestId: req.requestId,
+      // Set by the internal-token guard; absent on a request it refused.
+      caller: () => callerOf((req as { principal?: Principal }).principal),
+    }));
     next();
   };
 }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { poolStats, type Db } from '@partner/db';
+import { poolStats, type Db, type PoolStats } from '@partner/db';
 
 /** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -75,22 +75,18 @@ export class ServiceMetrics {
         this.set({ state: 'idle' }, stats.idle);
       },
     });
-    new Gauge({
-      name: 'db_pool_waiting',
-      help: 'Queries waiting for a database connection (the pool is at its maximum).',
-      registers: [this.registry],
-      collect() {
-        this.set(read()?.waiting ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'db_pool_max',
-      help: 'The most database connections the pool opens (DATABASE_POOL_MAX).',
-      registers: [this.registry],
-      collect() {
-        this.set(read()?.max ?? 0);
-      },
-    });
+    const single = (name: string, help: string, pick: (stats: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const stats = read();
+          this.set(stats ? pick(stats) : 0);
+        },
+      });
+    single('db_pool_waiting', 'Queries waiting for a database connection (the pool is at its maximum).', (stats) => stats.waiting);
+    single('db_pool_max', 'The most database connections the pool opens (DATABASE_POOL_MAX).', (stats) => stats.max);
   }
 }
 

@@ -25,6 +25,15 @@ export interface ServiceDeps {
   accessLog?: AccessLog;
 }
 
+/** A service's logger and its access log, as `LOG_LEVEL`, `LOG_FORMAT` and `ACCESS_LOG_SUCCESS_SAMPLE` say. */
+export function createLogs(service: string, config: Pick<CommonConfig, 'logLevel' | 'logFormat' | 'accessLogSuccessSample'>) {
+  const pretty = config.logFormat === 'pretty';
+  return {
+    logger: createLogger({ service, level: config.logLevel, pretty }),
+    accessLog: AccessLog.create({ service, level: config.logLevel, successSample: config.accessLogSuccessSample, pretty }),
+  };
+}
+
 /**
  * The pools and clock every service holds, and the one function that closes them on shutdown. A
  * service behind the gateway runs the idempotency middleware and so also purges its records.
@@ -34,13 +43,7 @@ export async function createServiceDeps(
   config: CommonConfig,
   options: Pick<DbOptions, 'synchronousCommit'> & { purgesIdempotencyRecords: boolean },
 ): Promise<{ deps: ServiceDeps; faults: FaultLog; closeDeps: () => Promise<void> }> {
-  const logger = createLogger({ service, level: config.logLevel, pretty: config.logFormat === 'pretty' });
-  const accessLog = AccessLog.create({
-    service,
-    level: config.logLevel,
-    successSample: config.accessLogSuccessSample,
-    pretty: config.logFormat === 'pretty',
-  });
+  const { logger, accessLog } = createLogs(service, config);
   const faults = new FaultLog(logger);
   const db = createDb({
     url: config.databaseUrl,

@@ -2,8 +2,7 @@ import { InternalTokenSigner } from '@partner/auth';
 import {
   closeRedis,
   connectRedis,
-  AccessLog,
-  createLogger,
+  createLogs,
   ServiceMetrics,
   describeFault,
   FaultLog,
@@ -38,9 +37,7 @@ export async function createDeps(
 ): Promise<{ deps: GatewayDeps; checks: ReadinessCheck[]; closeDeps: () => Promise<void> }> {
   const { clock } = options;
   const now = clock ?? (() => new Date());
-  const pretty = config.logFormat === 'pretty';
-  const logger = createLogger({ service: 'gateway', level: config.logLevel, pretty });
-  const accessLog = AccessLog.create({ service: 'gateway', level: config.logLevel, successSample: config.accessLogSuccessSample, pretty });
+  const { logger, accessLog } = createLogs('gateway', config);
   // Background faults (Redis reconnecting, idle connections lost) are logged once per burst.
   const faults = new FaultLog(logger);
   const db = createDb({

@@ -64,6 +64,12 @@ const isVisitorFacing = (route: Route, key: AuthenticatedKey) =>
   route.target.kind === 'service' &&
   route.target.service === 'concierge';
 
+/** The access log's caller: the key, its owner, and the restaurant it owns or the route names. */
+function callerAt(key: AuthenticatedKey, match: RouteMatch): Caller {
+  const onRestaurant = match.kind === 'found' && match.route.pattern.includes('/restaurants/:id');
+  return { ...callerOf(key.principal), ...(onRestaurant ? { restaurantId: match.params.id } : {}) };
+}
+
 /** One request at the edge: what every step reads of it. */
 interface EdgeRequest {
   req: IncomingMessage;
@@ -75,7 +81,7 @@ interface EdgeRequest {
   token: string | null;
   claimed: TEnvironment;
   /** The key behind the request, once authenticated (the access log). */
-  caller?: Caller;
+  key?: AuthenticatedKey;
 }
 
 /**
@@ -121,8 +127,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
   const serveKeyed = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
     const { req, res, method, path } = edge;
     const key = await authenticate(req, edge.token, deps.keyCache, deps.now, chargeClient(req));
-    const onRestaurant = match.kind === 'found' && match.route.pattern.includes('/restaurants/:id');
-    edge.caller = { ...callerOf(key.principal), ...(onRestaurant ? { restaurantId: match.params.id } : {}) };
+    edge.key = key;
     if (key.environment !== edge.claimed) res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
@@ -184,7 +189,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     observeAnswer(deps, res, method, () => ({
       route: match.kind === 'found' ? match.route.pattern : UNMATCHED_ROUTE,
       requestId: edge.requestId,
-      caller: edge.caller,
+      caller: () => edge.key && callerAt(edge.key, match),
     }));
     res.setHeader('X-Request-Id', edge.requestId);
     // Every answer says which environment it belongs to; a refused key's prefix still tells.

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { Counter, Gauge } from 'prom-client';
 import type { Db } from '@partner/db';
 import type { ServiceMetrics } from '@partner/http';
 import type { AttemptOutcome } from './dispatcher/dispatcher.js';
+import { countDisabledEndpoints, countDueDeliveries, oldestDueAgeSeconds, outboxLagSeconds } from './webhooks-metrics.repository.js';
 
 /** Due deliveries are counted up to this many: past it the backlog is plainly large, and counting costs. */
 export const DUE_COUNT_CAP = 100_000;
@@ -37,30 +37,18 @@ export class WebhooksMetrics {
           }
         },
       });
-    fromDb('webhooks_due_deliveries', `Deliveries due now and not yet attempted (counted up to ${DUE_COUNT_CAP}).`, async () => {
-      const { rows } = await sql<{ due: number }>`
-        select count(*)::int as due from (
-          select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now() limit ${DUE_COUNT_CAP}
-        ) due`.execute(db);
-      return rows[0]?.due ?? 0;
-    });
-    fromDb('webhooks_oldest_due_age_seconds', 'How long the longest-waiting due delivery has been due (0: none is).', async () => {
-      const { rows } = await sql<{ age: number | null }>`
-        select extract(epoch from now() - min(next_attempt_at))::float8 as age
-        from webhook_deliveries where status = 'pending' and next_attempt_at <= now()`.execute(db);
-      return Math.max(0, rows[0]?.age ?? 0);
-    });
-    fromDb('webhooks_outbox_lag_seconds', 'Age of the oldest event not yet fanned out to endpoints (0: none waits).', async () => {
-      const { rows } = await sql<{ age: number | null }>`
-        select extract(epoch from now() - created_at)::float8 as age
-        from outbox_events where fanned_out_at is null order by seq limit 1`.execute(db);
-      return Math.max(0, rows[0]?.age ?? 0);
-    });
-    fromDb('webhooks_disabled_endpoints', 'Endpoints disabled (by their owner, or automatically after failing), not deleted.', async () => {
-      const { rows } = await sql<{ disabled: number }>`
-        select count(*)::int as disabled from webhook_endpoints where status = 'disabled' and deleted_at is null`.execute(db);
-      return rows[0]?.disabled ?? 0;
-    });
+    fromDb('webhooks_due_deliveries', `Deliveries due now and not yet attempted (counted up to ${DUE_COUNT_CAP}).`, () =>
+      countDueDeliveries(db, DUE_COUNT_CAP),
+    );
+    fromDb('webhooks_oldest_due_age_seconds', 'How long the longest-waiting due delivery has been due (0: none is).', () =>
+      oldestDueAgeSeconds(db),
+    );
+    fromDb('webhooks_outbox_lag_seconds', 'Age of the oldest event not yet fanned out to endpoints (0: none waits).', () =>
+      outboxLagSeconds(db),
+    );
+    fromDb('webhooks_disabled_endpoints', 'Endpoints disabled (by their owner, or automatically after failing), not deleted.', () =>
+      countDisabledEndpoints(db),
+    );
   }
 
   /** For the dispatcher's `onAttempt`. */

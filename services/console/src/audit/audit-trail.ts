@@ -1,7 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { AppError } from '@partner/contracts';
-import { newId, parseWith } from '@partner/http';
+import { newId, parseWith, routeTemplate } from '@partner/http';
+import { type CursorBinding, decodeListCursor, encodeListCursor, HmacKey } from '@partner/signing';
 import type { ConsoleDeps } from '../deps.js';
 import { type AuditEventRow, insertAuditEvent, listAuditEvents } from './audit.repository.js';
 
@@ -18,13 +18,13 @@ export function recordChanges(deps: Pick<ConsoleDeps, 'db' | 'logger'>): Request
   return (req, res, next) => {
     if (!CHANGING.has(req.method)) return next();
     res.once('finish', () => {
-      const route = req.route as { path: unknown } | undefined;
+      const route = routeTemplate(req);
       if (res.statusCode >= 400 || !route) return;
       const params = req.params as Record<string, string | undefined>;
       insertAuditEvent(deps.db, {
         id: newId('aud'),
         actor: 'operator',
-        action: `${req.method} ${req.baseUrl}${String(route.path)}`,
+        action: `${req.method} ${route}`,
         target_id: params.id ?? null,
         request_id: req.requestId,
         status: res.statusCode,
@@ -39,22 +39,20 @@ const ZAuditQuery = z.strictObject({
   cursor: z.string().min(1).optional(),
 });
 
-/** A page's continuation: the last event's time and id, opaque to callers. */
-const cursorOf = (event: AuditEventRow) => Buffer.from(`${event.occurred_at.toISOString()}|${event.id}`).toString('base64url');
+const BINDING: CursorBinding = { listing: 'audit-events', scope: 'operator', filters: [] };
 
-function parseCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const when = new Date(at ?? '');
-  if (!id || Number.isNaN(when.getTime()))
-    throw new AppError('invalid_cursor', 'This cursor is not one this list gave out.', { param: 'cursor' });
-  return { at: when, id };
-}
-
-/** `GET /console/audit-events`: the trail, newest first, `limit` at a time. */
+/** `GET /console/audit-events`: the trail, newest first, `limit` at a time, with the API's signed cursors. */
 export function registerAuditRoutes(router: Router, deps: ConsoleDeps): void {
+  // Only console reads its cursors back: its own secret signs them.
+  const cursorKey = new HmacKey(deps.adminToken);
+  const cursorOf = (event: AuditEventRow) => encodeListCursor(cursorKey, BINDING, { at: event.occurred_at.toISOString(), id: event.id });
+  const positionOf = (cursor: string) => {
+    const { at, id } = decodeListCursor(cursorKey, cursor, BINDING);
+    return { at: new Date(at!), id: id! };
+  };
   router.get('/console/audit-events', async (req, res) => {
     const query = parseWith(ZAuditQuery, req.query, 'query');
-    const events = await listAuditEvents(deps.db, { limit: query.limit, before: query.cursor ? parseCursor(query.cursor) : undefined });
+    const events = await listAuditEvents(deps.db, { limit: query.limit, before: query.cursor ? positionOf(query.cursor) : undefined });
     res.json({
       data: events.map((event) => ({
         id: event.id,
