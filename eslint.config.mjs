@@ -16,7 +16,7 @@ const TABLE_WRITERS = {
   'packages/db': ['outbox_events'],
   'packages/http': ['idempotency_records'],
   'packages/entitlements': ['usage_counters'],
-  'packages/{contracts,auth,signing,views,assets,sdk,embed,sample-dish}': [],
+  'packages/{contracts,auth,signing,views,assets,sdk,embed,sample-dish,tracing}': [],
 };
 
 /** Kysely's write builders, and raw `sql` that writes, naming a table outside `tables`. */

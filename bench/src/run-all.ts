@@ -15,6 +15,7 @@ const BENCHMARKS = [
   { name: 'webhooks', filter: '@partner/webhooks', script: 'bench' },
   { name: 'concierge', filter: '@partner/concierge', script: 'bench' },
   { name: 'processes', filter: '@partner/bench', script: 'processes' },
+  { name: 'observability', filter: '@partner/bench', script: 'observability' },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());

@@ -34,7 +34,12 @@ const SURROUNDINGS: Endpoint[] = [
   { name: 'dashboard', pod: { namespace: 'dashboard', labels: { 'app.kubernetes.io/name': 'dashboard' } }, listens: [] },
   { name: 'prometheus', pod: { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'prometheus' } }, listens: [] },
   // Another pod of the monitoring namespace: only Prometheus itself scrapes.
-  { name: 'grafana', pod: { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'grafana' } }, listens: [] },
+  { name: 'grafana', pod: { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'grafana' } }, listens: [tcp(4318)] },
+  {
+    name: 'otel-collector',
+    pod: { namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'opentelemetry-collector' } },
+    listens: [tcp(4318), tcp(4317)],
+  },
   // Another team's pods, one of them even named like ours, and one of ours in the platform's namespace.
   { name: 'other-gateway', pod: { namespace: 'shop', labels: { 'app.kubernetes.io/name': 'gateway' } }, listens: [tcp(8080)] },
   { name: 'dashboard-in-partner', pod: { namespace: 'partner', labels: { 'app.kubernetes.io/name': 'dashboard' } }, listens: [] },
@@ -68,6 +73,8 @@ const EXPECTED = [
   flow('dashboard', 'console', 8084),
   flow('console', 'webhooks', 8082),
   ...SERVICES.map((service) => flow('prometheus', service, 9090)),
+  // Spans over OTLP/HTTP to the collector, not to any pod of its namespace.
+  ...SERVICES.map((service) => flow(service, 'otel-collector', 4318)),
   ...[...SERVICES, 'migrate'].flatMap((pod) => [flow(pod, 'kube-dns', 53, 'UDP'), flow(pod, 'kube-dns', 53), flow(pod, 'postgres', 5432)]),
   ...SERVICES.map((service) => flow(service, 'redis', 6379)),
   // Receivers on any port; the model provider and the object store over HTTPS.

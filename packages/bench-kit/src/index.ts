@@ -85,18 +85,25 @@ process.on('exit', () => {
 });
 
 /**
- * BENCH_OBSERVABILITY=1: the services keep metrics (on a free port) and write an access line per request
- * (to their stdout, dropped unless `logTo`): what observing costs, measured against a run without.
+ * What an observed service runs with: metrics kept (on a free port) and an access line per request (to
+ * its stdout, dropped unless `logTo`); tracing stays off.
  */
-const observability: Record<string, string> =
-  process.env.BENCH_OBSERVABILITY === '1' ? { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', LOG_LEVEL: 'info' } : {};
+export const OBSERVED: Readonly<Record<string, string>> = { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', LOG_LEVEL: 'info' };
 
-/** `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise. */
-export function startProcess(script: string, env: Record<string, string>, options: { logTo?: string } = {}): ChildProcess {
+/**
+ * `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise.
+ * `observed`: run it as OBSERVED says; by default when BENCH_OBSERVABILITY=1, for any benchmark.
+ */
+export function startProcess(
+  script: string,
+  env: Record<string, string>,
+  options: { logTo?: string; observed?: boolean } = {},
+): ChildProcess {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
   const stdout = options.logTo ? openSync(options.logTo, 'a') : 'ignore';
+  const observed = options.observed ?? process.env.BENCH_OBSERVABILITY === '1';
   const child = fork(script, [], {
-    env: { ...process.env, ...env, ...observability },
+    env: { ...process.env, ...env, ...(observed ? OBSERVED : {}) },
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
     execArgv,
   });

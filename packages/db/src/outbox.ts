@@ -1,10 +1,12 @@
 import type { TEventData, TEventType } from '@partner/contracts';
+import { currentTraceparent } from '@partner/tracing';
 import type { Executor } from './reads/executor.js';
 
 /**
  * Producers (console's item and grant writes, the webhooks service's menu.updated coalescer) append an
  * event in the same transaction as the change it reports (transactional outbox). Appending is the only
- * write a producer makes; the webhooks dispatcher alone consumes the table (docs/architecture.md).
+ * write a producer makes; the webhooks dispatcher alone consumes the table (docs/architecture.md). A
+ * traced request leaves its trace context on the row, for the deliveries' traces to link back to.
  */
 export async function insertOutboxEvent<T extends TEventType>(
   tx: Executor,
@@ -27,6 +29,7 @@ export async function insertOutboxEvent<T extends TEventType>(
       integrator_org_id: event.integratorOrgId ?? null,
       data: JSON.stringify(event.data),
       touches_published_menu: event.touchesPublishedMenu ?? null,
+      trace_context: currentTraceparent(),
     })
     .execute();
 }

@@ -135,6 +135,8 @@ export interface OutboxEventsTable {
   data: ColumnType<unknown, string, string>;
   /** Item events: whether the dish was published before or after the change. Null for other events. */
   touches_published_menu: ColumnType<boolean | null, boolean | null | undefined, never>;
+  /** The `traceparent` of the traced request that wrote the event, for its deliveries' span links. */
+  trace_context: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
   fanned_out_at: NullableTimestamp;
 }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '@partner/auth';
+import { nameTracedAnswer } from '@partner/tracing';
 import type { AccessLog, Caller } from './access-log.js';
 import { answeredErrorCode } from './http.js';
 import { type ServiceMetrics, UNMATCHED_ROUTE } from './metrics.js';
@@ -21,10 +22,14 @@ export interface AnswerFacts {
 
 /**
  * From now until the connection is done with the answer (sent whole, or cut by its client): counted
- * and timed under its route template, and written to the access log. `factsOf` is read at the end,
- * when the route and the caller are known.
+ * and timed under its route template, written to the access log, and its span (when traced) named by
+ * the template. `factsOf` is read at the end, when the route and the caller are known.
  */
 export function observeAnswer(observers: AnswerObservers, res: ServerResponse, method: string, factsOf: () => AnswerFacts): void {
+  nameTracedAnswer(res, () => {
+    const { route } = factsOf();
+    return route === UNMATCHED_ROUTE ? null : route;
+  });
   const { metrics, accessLog } = observers;
   if (!metrics && !accessLog) return;
   const started = performance.now();

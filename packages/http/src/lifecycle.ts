@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { flushTraces } from '@partner/tracing';
 import type { Logger } from './logger.js';
 
 export interface RunningServer {
@@ -60,7 +61,8 @@ export function closeGracefully(server: Server, graceMs: number): Promise<void> 
 
 /**
  * The tail of every `main.ts`: on SIGTERM or SIGINT shut the service down gracefully (drain, stop
- * accepting, let in-flight requests and streams finish, close pools), then exit.
+ * accepting, let in-flight requests and streams finish, close pools), send the spans still buffered,
+ * then exit.
  */
 export function shutdownOnSignals(options: { logger: Logger; stop: () => Promise<void> }): void {
   let stopping = false;
@@ -70,6 +72,7 @@ export function shutdownOnSignals(options: { logger: Logger; stop: () => Promise
     options.logger.info({ signal }, 'shutting down');
     try {
       await options.stop();
+      await flushTraces();
       options.logger.info('stopped');
       process.exitCode = 0;
     } catch (err) {

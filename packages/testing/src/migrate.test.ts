@@ -41,6 +41,7 @@ describe('migrateToLatest', () => {
       '2026-12-04-webhook-lease-hot',
       '2026-12-05-webhook-waiting-on-grants',
       '2026-12-06-audit-events',
+      '2026-12-07-outbox-trace-context',
     ]);
 
     const again = await migrateToLatest(first);

@@ -1,7 +1,5 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
-import { loadCatalogConfig } from './config.js';
-import { startCatalog } from './server.js';
+import { startTracing } from '@partner/tracing';
 
-const service = await startCatalog(loadConfigOrExit(() => loadCatalogConfig(process.env)));
-service.logger.info({ port: service.port }, 'catalog listening');
-shutdownOnSignals({ logger: service.logger, stop: service.shutdown });
+// First, before anything traced is imported: the instrumentations patch modules as they load.
+await startTracing('catalog');
+await import('./serve.js');

@@ -1,7 +1,5 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
-import { loadConciergeConfig } from './config.js';
-import { startConcierge } from './server.js';
+import { startTracing } from '@partner/tracing';
 
-const service = await startConcierge(loadConfigOrExit(() => loadConciergeConfig(process.env)));
-service.logger.info({ port: service.port }, 'concierge listening');
-shutdownOnSignals({ logger: service.logger, stop: service.shutdown });
+// First, before anything traced is imported: the instrumentations patch modules as they load.
+await startTracing('concierge');
+await import('./serve.js');

@@ -1,7 +1,5 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
-import { loadConsoleConfig } from './config.js';
-import { startConsole } from './server.js';
+import { startTracing } from '@partner/tracing';
 
-const service = await startConsole(loadConfigOrExit(() => loadConsoleConfig(process.env)));
-service.logger.info({ port: service.port }, 'console listening');
-shutdownOnSignals({ logger: service.logger, stop: service.shutdown });
+// First, before anything traced is imported: the instrumentations patch modules as they load.
+await startTracing('console');
+await import('./serve.js');

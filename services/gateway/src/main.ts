@@ -1,7 +1,5 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
-import { loadGatewayConfig } from './config.js';
-import { startGateway } from './server.js';
+import { startTracing } from '@partner/tracing';
 
-const service = await startGateway(loadConfigOrExit(() => loadGatewayConfig(process.env)));
-service.logger.info({ port: service.port }, 'gateway listening');
-shutdownOnSignals({ logger: service.logger, stop: service.shutdown });
+// First, before anything traced is imported: the instrumentations patch modules as they load.
+await startTracing('gateway');
+await import('./serve.js');

@@ -1,7 +1,5 @@
-import { loadConfigOrExit, shutdownOnSignals } from '@partner/http';
-import { loadWebhooksConfig } from './config.js';
-import { startWebhooks } from './server.js';
+import { startTracing } from '@partner/tracing';
 
-const service = await startWebhooks(loadConfigOrExit(() => loadWebhooksConfig(process.env)));
-service.logger.info({ port: service.port }, 'webhooks listening');
-shutdownOnSignals({ logger: service.logger, stop: service.shutdown });
+// First, before anything traced is imported: the instrumentations patch modules as they load.
+await startTracing('webhooks');
+await import('./serve.js');

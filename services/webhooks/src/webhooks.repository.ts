@@ -273,7 +273,7 @@ export interface ClaimedAttempt extends WebhookDeliveryRow {
     | 'owner_id'
     | 'deleted_at'
   >;
-  event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data' | 'restaurant_id'>;
+  event: Pick<OutboxEventRow, 'id' | 'type' | 'created_at' | 'data' | 'restaurant_id' | 'trace_context'>;
   /** Read in the claim itself: whether the event's restaurant has lapsed, and whether an integrator endpoint's owner holds an active grant with the claim's scope on it (true for a restaurant's own). */
   reach: { lapsed: boolean; granted: boolean };
 }
@@ -366,7 +366,8 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
       json_build_object('id', e.id, 'url', e.url, 'status', e.status, 'secret', e.secret, 'previous_secret', e.previous_secret,
         'previous_secret_expires_at', e.previous_secret_expires_at, 'signature_scheme', e.signature_scheme,
         'owner_kind', e.owner_kind, 'owner_id', e.owner_id, 'deleted_at', e.deleted_at) as endpoint,
-      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data, 'restaurant_id', o.restaurant_id) as event,
+      json_build_object('id', o.id, 'type', o.type, 'created_at', o.created_at, 'data', o.data, 'restaurant_id', o.restaurant_id,
+        'trace_context', o.trace_context) as event,
       -- The rules of findLapsedRestaurantIds and findGrantedPairs, read here to save two round trips a claim.
       json_build_object(
         'lapsed', coalesce(r.subscription_status <> 'active' or not r.partner_api_addon, false),

@@ -14,6 +14,7 @@ import * as webhookRetention from './2026-12-03-webhook-retention.js';
 import * as webhookLeaseHot from './2026-12-04-webhook-lease-hot.js';
 import * as webhookWaitingOnGrants from './2026-12-05-webhook-waiting-on-grants.js';
 import * as auditEvents from './2026-12-06-audit-events.js';
+import * as outboxTraceContext from './2026-12-07-outbox-trace-context.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04-webhook-lease-hot': webhookLeaseHot,
   '2026-12-05-webhook-waiting-on-grants': webhookWaitingOnGrants,
   '2026-12-06-audit-events': auditEvents,
+  '2026-12-07-outbox-trace-context': outboxTraceContext,
 };

@@ -25,6 +25,11 @@ const NOT_FORWARDED = new Set([
   INTERNAL_TOKEN_HEADER,
   VISITOR_HEADER,
   'x-request-id',
+  // The gateway's own span continues a caller's trace; the service behind it continues the gateway's
+  // (set by the tracing when it is on), never a context the caller made up.
+  'traceparent',
+  'tracestate',
+  'baggage',
 ]);
 /** Answers up to this size are read whole and sent in one write; anything longer, or unsized, streams. */
 const BUFFERED_BODY_LIMIT = 64 * 1024;

@@ -24,6 +24,7 @@ import {
 } from '../webhooks.repository.js';
 import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
 import { type Logger, newId } from '@partner/http';
+import { traceLinkedTo } from '@partner/tracing';
 import { EVENTS_SCOPE, Housekeeper } from '../housekeeping/housekeeper.js';
 import type { RetentionPolicy } from '../housekeeping/retention.js';
 import type { OwnerMailer } from './owner-mailer.js';
@@ -411,11 +412,22 @@ export class Dispatcher {
       this.options.onAttempt?.('skipped');
       return;
     }
-    const outcome = await sendEvent(
-      { sender, sealing: this.options.sealing, now: this.options.now },
-      endpoint,
-      { id: event.id, type: event.type, createdAt: event.created_at, data: event.data },
-      delivery.id,
+    // A trace of its own per attempt, linked to the traced change that wrote the event.
+    const outcome = await traceLinkedTo(
+      'webhook.deliver',
+      event.trace_context,
+      { 'webhook.event_id': event.id, 'webhook.event_type': event.type, 'webhook.delivery_id': delivery.id, 'webhook.attempt': delivery.attempt },
+      async (traced) => {
+        const sent = await sendEvent(
+          { sender, sealing: this.options.sealing, now: this.options.now },
+          endpoint,
+          { id: event.id, type: event.type, createdAt: event.created_at, data: event.data },
+          delivery.id,
+        );
+        if (sent.status !== null) traced.attribute('http.response.status_code', sent.status);
+        if (!sent.ok) traced.fail(sent.error);
+        return sent;
+      },
     );
     const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
     this.options.onAttempt?.(outcome.ok ? 'succeeded' : 'failed');

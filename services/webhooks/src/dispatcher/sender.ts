@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { withoutTracePropagation } from '@partner/tracing';
 import { checkTargetUrl, safeLookup, type TargetPolicy } from '../targets/target-policy.js';
 
 export interface SendOutcome {
@@ -50,13 +51,16 @@ export class WebhookSender {
     const elapsed = () => Math.round(performance.now() - started);
     try {
       checkTargetUrl(url, this.policy);
-      const res = await request(url, {
-        method: 'POST',
-        dispatcher: this.agent,
-        headers: { 'content-type': 'application/json', 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      // The receiver is a third party: the delivery's span is ours, its trace context stays here.
+      const res = await withoutTracePropagation(() =>
+        request(url, {
+          method: 'POST',
+          dispatcher: this.agent,
+          headers: { 'content-type': 'application/json', 'user-agent': 'PartnerPlatform-Webhooks/1.0', ...headers },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        }),
+      );
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       return {
