@@ -49,9 +49,9 @@ describe('metrics', () => {
 
     const gateway = await scrape(stack.metricsPorts.gateway);
     const detail = { service: 'gateway', route: '/v1/partner/items/:id', method: 'GET' };
-    expect(sample(gateway, 'http_requests_total', { ...detail, status_class: '2xx' })).toBe(3);
-    expect(sample(gateway, 'http_requests_total', { ...detail, status_class: '4xx' })).toBe(1);
-    expect(sample(gateway, 'http_requests_total', { service: 'gateway', route: 'unmatched', status_class: '4xx' })).toBe(1);
+    expect(sample(gateway, 'http_request_duration_seconds_count', { ...detail, status_class: '2xx' })).toBe(3);
+    expect(sample(gateway, 'http_request_duration_seconds_count', { ...detail, status_class: '4xx' })).toBe(1);
+    expect(sample(gateway, 'http_request_duration_seconds_count', { service: 'gateway', route: 'unmatched', status_class: '4xx' })).toBe(1);
     expect(sample(gateway, 'http_request_duration_seconds_count', { ...detail, status_class: '2xx' })).toBe(3);
     // No id or path of a request ever becomes a label.
     expect(gateway).not.toContain(items[0]!.id);
@@ -59,8 +59,8 @@ describe('metrics', () => {
 
     const catalog = await scrape(stack.metricsPorts.catalog);
     const behind = { service: 'catalog', route: '/v1/partner/items/:id', method: 'GET' };
-    expect(sample(catalog, 'http_requests_total', { ...behind, status_class: '2xx' })).toBe(3);
-    expect(sample(catalog, 'http_requests_total', { ...behind, status_class: '4xx' })).toBe(1);
+    expect(sample(catalog, 'http_request_duration_seconds_count', { ...behind, status_class: '2xx' })).toBe(3);
+    expect(sample(catalog, 'http_request_duration_seconds_count', { ...behind, status_class: '4xx' })).toBe(1);
   });
 
   it('say why the gateway refused: a key and its reason, a limit, a service that answered or failed', async () => {
@@ -154,7 +154,7 @@ describe('metrics', () => {
     expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'HEAD' })).status).toBe(200);
     const throughGateway = await request(stack.gatewayUrl).get('/metrics');
     expect(throughGateway.status).toBe(404);
-    expect(throughGateway.text).not.toContain('http_requests_total');
+    expect(throughGateway.text).not.toContain('http_request_duration_seconds_count');
   });
 
   it('export every metric the dashboard and the alert rules of infra/observability use', async () => {

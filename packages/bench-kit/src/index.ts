@@ -1,7 +1,8 @@
-import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -85,10 +86,15 @@ process.on('exit', () => {
 });
 
 /**
- * What an observed service runs with: metrics kept (on a free port) and an access line per request (to
- * its stdout, dropped unless `logTo`); tracing stays off.
+ * What an observed service runs with: metrics kept (on a free port) and an access line for every
+ * request (to its stdout, dropped unless `logTo`); tracing stays off.
  */
-export const OBSERVED: Readonly<Record<string, string>> = { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+export const OBSERVED: Readonly<Record<string, string>> = {
+  METRICS_PORT: '0',
+  METRICS_HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  ACCESS_LOG_SUCCESS_SAMPLE: '1',
+};
 
 /**
  * `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise.
@@ -135,6 +141,22 @@ export function startBareProxy(port: number, upstream: string, headers: Record<s
   return startProcess(script, { PORT: String(port), UPSTREAM: upstream, PROXY_HEADERS: JSON.stringify(headers) });
 }
 
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/**
+ * The CPU time (user and system) `children` have used so far, in seconds (Linux, /proc): what a run
+ * costs the servers, steadier on a shared machine than the throughput it reaches.
+ */
+export async function cpuSeconds(children: ChildProcess[]): Promise<number> {
+  const stats = await Promise.all(children.map((child) => readFile(`/proc/${child.pid}/stat`, 'utf8')));
+  // Fields after the command (which may hold spaces) end: utime and stime are the 12th and 13th.
+  const ticks = stats.map((stat) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  });
+  return ticks.reduce((sum, t) => sum + t, 0) / CLOCK_TICKS_PER_SECOND;
+}
+
 export async function stopProcesses(children: ChildProcess[]): Promise<void> {
   for (const child of children) child.kill('SIGTERM');
   await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : Promise.resolve())));
@@ -154,6 +176,8 @@ export async function waitUntilUp(url: string, headers: Record<string, string> =
 
 export interface HttpFigures {
   rps: number;
+  /** Requests answered in the run (the median run's, in medianFigures). */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -175,7 +199,13 @@ export async function measureHttp(
     duration: options.durationSeconds,
     headers: options.headers ?? {},
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -183,6 +213,7 @@ export const median = (values: number[]): number => [...values].sort((a, b) => a
 export function medianFigures(runs: HttpFigures[]): HttpFigures {
   return {
     rps: median(runs.map((r) => r.rps)),
+    requests: median(runs.map((r) => r.requests)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { AccessLog } from './access-log.js';
 
 // The built module: a child process imports it as a service does (the test command builds first).
 const accessLogModule = fileURLToPath(new URL('../dist/access-log.js', import.meta.url));
@@ -16,15 +17,16 @@ function runChild(script: string): Promise<string> {
 }
 
 describe('the access log on stdout', () => {
-  it('writes the lines of a turn together, as JSON, and all of them by the time the process ends', async () => {
+  it('writes its lines in order, as JSON, within 50 ms, and all of them by the time the process ends', async () => {
     const stdout = await runChild(`
       import { AccessLog } from ${JSON.stringify(accessLogModule)};
       const log = AccessLog.create({ service: 'child', level: 'info', successSample: 1, pretty: false });
       const line = (n, status) => ({ requestId: 'req_' + n, method: 'GET', route: '/things/:id', status, durationMs: 1.5 });
       log.write(line(1, 200));
       log.write(line(2, 500));
-      // A later turn, then shutdown's flush.
-      setTimeout(() => { log.write(line(3, 404)); log.flush(); }, 20);
+      // After the first batch has left on its own (a pending line does not hold the process: the
+      // timer is unreferenced), one more, then shutdown's flush.
+      setTimeout(() => { log.write(line(3, 404)); log.flush(); }, 120);
     `);
     const lines = stdout
       .trim()
@@ -35,5 +37,29 @@ describe('the access log on stdout', () => {
       ['req_2', 500, 'child', 'request'],
       ['req_3', 404, 'child', 'request'],
     ]);
+  });
+});
+
+describe('an access line', () => {
+  const written = (successSample = 1) => {
+    const lines: string[] = [];
+    return { log: new AccessLog({ write: (line: string) => void lines.push(line) }, 'svc', successSample, () => 0.5), lines };
+  };
+
+  it('is one line of JSON as pino writes it, every value escaped, the caller only when known', () => {
+    const { log, lines } = written();
+    const tricky = 'req_"quoted"\n\\{"injected":true}\u2028';
+    log.write({ requestId: tricky, method: 'GET', route: '/things/:id', status: 404, durationMs: 0.7 });
+    log.write({ requestId: 'req_2', method: 'POST', route: '/x', status: 201, durationMs: 12, keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1' });
+    expect(lines.every((line) => line.endsWith('\n') && line.indexOf('\n') === line.length - 1)).toBe(true);
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toEqual({ level: 30, time: expect.any(Number), service: 'svc', requestId: tricky, method: 'GET', route: '/things/:id', status: 404, durationMs: 0.7, msg: 'request' });
+    expect(second).toMatchObject({ keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1', status: 201 });
+  });
+
+  it('is taken for every error, and for successes as sampled; never below the info level', () => {
+    expect([written(1).log.takes(200), written(0.4).log.takes(200), written(0.4).log.takes(500), written(0).log.takes(404)]).toEqual([true, false, true, true]);
+    const quiet = AccessLog.create({ service: 'svc', level: 'warn', successSample: 1, pretty: false });
+    expect([quiet.takes(200), quiet.takes(500)]).toEqual([false, false]);
   });
 });

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino } from 'pino';
 import { prettyStream } from './logger.js';
 
 /** Who made a request, as far as the service knows it: never the key itself. */
@@ -18,60 +18,84 @@ export interface AnsweredRequest extends Caller {
   durationMs: number;
 }
 
+/** What receives the lines: stdout through a batch, a pretty printer, a test's array. */
+export interface LineSink {
+  write(line: string): unknown;
+  flush?(): void;
+}
+
+const ACCESS_LEVEL = pino.levels.values.info!;
+const quote = JSON.stringify;
+
 /**
  * One line per request (`msg: "request"`): request id, method, route template, status, duration, and
  * the calling key's id, owner and restaurant (never the key). Every answer of 400 or more is written;
  * successful ones at `successSample` (1: all, 0.1: one in ten, 0: none).
  *
- * Its own logger, whose lines are gathered over an event-loop turn and leave in one write: the service
+ * The line is pino's (`level`, `time`, `service`, ..., `msg`), built from a template: pino's generic
+ * serialiser cost 1.5 µs a line against 0.6 µs (docs/benchmarks.md, "Observability overhead"). Lines
+ * leave through a sink of their own, gathered for up to 50 ms and written at once: the service
  * logger writes each line as it comes so that a rare error line survives a crash, which for a line per
  * request would be a system call per request. An access line lost to a SIGKILL is a lesser loss;
  * `flush` writes what is pending on shutdown.
  */
 export class AccessLog {
+  private readonly serviceField: string;
+
   constructor(
-    private readonly logger: Logger,
+    private readonly sink: LineSink | null,
+    service: string,
     private readonly successSample: number,
     private readonly random: () => number = Math.random,
-    private readonly out?: { flush(): void },
-  ) {}
+  ) {
+    this.serviceField = `,"service":${quote(service)}`;
+  }
 
-  /** Below `info` (`LOG_LEVEL=warn`, as the benchmarks run) no access line is written. */
-  static create(options: { service: string; level: string; successSample: number; pretty: boolean }): AccessLog {
-    const out = options.pretty ? null : new TurnBatch(pino.destination({ dest: 1, sync: true }));
-    const logger = pino({ level: options.level, base: { service: options.service } }, out ?? prettyStream());
-    return new AccessLog(logger, options.successSample, Math.random, out ?? undefined);
+  /**
+   * Below `info` (`LOG_LEVEL=warn`, as the benchmarks run) no access line is written. `fd`: where JSON
+   * lines go (stdout; a benchmark's /dev/null).
+   */
+  static create(options: { service: string; level: string; successSample: number; pretty: boolean; fd?: number }): AccessLog {
+    const writes = (pino.levels.values[options.level] ?? Infinity) <= ACCESS_LEVEL;
+    const sink = !writes ? null : options.pretty ? prettyStream() : new LineBatch(pino.destination({ dest: options.fd ?? 1, sync: true }));
+    return new AccessLog(sink, options.service, options.successSample);
   }
 
   /** Whether an answer of this status gets a line: always from 400 on, else as sampled. */
   takes(status: number): boolean {
-    return status >= 400 || (this.successSample > 0 && this.random() < this.successSample);
+    return this.sink !== null && (status >= 400 || (this.successSample > 0 && this.random() < this.successSample));
   }
 
   /** The line of an answer `takes` chose. */
   write(answered: AnsweredRequest): void {
-    this.logger.info(answered, 'request');
+    let line = `{"level":${ACCESS_LEVEL},"time":${Date.now()}${this.serviceField},"requestId":${quote(answered.requestId)},"method":${quote(answered.method)},"route":${quote(answered.route)},"status":${answered.status},"durationMs":${answered.durationMs}`;
+    if (answered.keyId !== undefined) line += `,"keyId":${quote(answered.keyId)}`;
+    if (answered.owner !== undefined) line += `,"owner":${quote(answered.owner)}`;
+    if (answered.restaurantId !== undefined) line += `,"restaurantId":${quote(answered.restaurantId)}`;
+    this.sink?.write(`${line},"msg":"request"}\n`);
   }
 
   flush(): void {
-    this.out?.flush();
-    this.logger.flush();
+    this.sink?.flush?.();
   }
 }
 
-/** Past this many characters a batch leaves at once, whatever the turn. */
+/** Past this many characters a batch leaves at once. */
 const MAX_BATCH_CHARS = 64 * 1024;
+/** A batch leaves at the latest this long after its first line. */
+const MAX_BATCH_DELAY_MS = 50;
 
 /**
- * Lines gathered until the event loop turns, then handed to `out` in one write: a write to the
- * destination costs about as much as formatting a line (measured: 4.2 µs a line written one by one,
- * 1.6 to 2.2 µs in batches; docs/benchmarks.md). The write is synchronous: an asynchronous one costs
- * the process as much CPU (measured: 3.3 to 4.3 µs a turn either way) and could be overtaken by
- * shutdown's flush, putting a later line before earlier ones.
+ * Lines gathered for up to 50 ms or 64 KB, then handed to `out` in one write: a write costs more than
+ * formatting a line (4.2 µs a line written one by one; docs/benchmarks.md), and with successful lines
+ * sampled a turn rarely holds more than one. The write is synchronous: an asynchronous one costs the
+ * process as much CPU and could be overtaken by shutdown's flush, putting a later line before earlier
+ * ones.
  */
-class TurnBatch {
-  private pending = '';
-  private scheduled = false;
+class LineBatch implements LineSink {
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly out: ReturnType<typeof pino.destination>) {
     // A stdout that is gone (EPIPE) loses access lines; unheard, its error would end the process.
@@ -79,26 +103,24 @@ class TurnBatch {
   }
 
   write(line: string): void {
-    this.pending += line;
-    if (this.pending.length >= MAX_BATCH_CHARS) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.flushPending);
-    }
+    this.pending.push(line);
+    this.pendingChars += line.length;
+    if (this.pendingChars >= MAX_BATCH_CHARS) this.flush();
+    // Unreferenced: pending lines never keep a stopping process alive (shutdown flushes them).
+    else this.timer ??= setTimeout(this.flushPending, MAX_BATCH_DELAY_MS).unref();
   }
 
   private readonly flushPending = (): void => {
-    this.scheduled = false;
-    if (this.pending) this.writeOut();
+    this.timer = null;
+    if (this.pending.length === 0) return;
+    this.out.write(this.pending.join(''));
+    this.pending = [];
+    this.pendingChars = 0;
   };
 
   /** Everything pending, written out before this returns (shutdown). */
   flush(): void {
-    if (this.pending) this.writeOut();
-  }
-
-  private writeOut(): void {
-    this.out.write(this.pending);
-    this.pending = '';
+    if (this.timer) clearTimeout(this.timer);
+    this.flushPending();
   }
 }

@@ -1,4 +1,3 @@
-import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@partner/auth';
@@ -20,7 +19,7 @@ const principal: Principal = {
 
 function observedApp() {
   const lines: Record<string, unknown>[] = [];
-  const accessLog = new AccessLog(pino({}, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }), 1);
+  const accessLog = new AccessLog({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }, 'observed', 1);
   const metrics = new ServiceMetrics('observed');
   const app = createServiceApp({
     service: 'observed',
@@ -55,7 +54,7 @@ describe('what observes a service’s answers', () => {
     });
     expect(lines[2]).toMatchObject({ route: 'unmatched', status: 404 });
     const text = await metrics.registry.metrics();
-    expect(text).toContain('http_requests_total{route="/things/:id",method="GET",status_class="2xx",service="observed"} 2');
+    expect(text).toContain('http_request_duration_seconds_count{route="/things/:id",method="GET",status_class="2xx",service="observed"} 2');
     expect(text).toContain('http_errors_total{code="not_found",service="observed"} 1');
   });
 });

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { poolStats, type Db, type PoolStats } from '@partner/db';
+import { RequestHistogram } from './request-histogram.js';
 
 /** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -9,7 +10,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** A route the service does not know: one label for every such path, so no path becomes a series. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`;
 
 /**
  * One service's Prometheus metrics (prom-client), in a registry of its own labelled with the service:
@@ -19,24 +21,15 @@ const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'method' | 'status_class'>;
-  private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
+  private readonly duration: RequestHistogram;
   private readonly errors: Counter<'code'>;
-  /** Each series' children, bound once: prom-client hashes a label object on every call otherwise. */
-  private readonly series = new Map<string, { requests: ReturnType<Counter['labels']>; duration: ReturnType<Histogram['labels']> }>();
 
   constructor(service: string, options: { db?: Db } = {}) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });
-    const labelNames = ['route', 'method', 'status_class'] as const;
-    this.requests = new Counter({ name: 'http_requests_total', help: 'Requests answered.', labelNames, registers: [this.registry] });
-    this.duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from a request’s arrival to the end of its answer.',
-      labelNames,
-      buckets: LATENCY_BUCKETS,
-      registers: [this.registry],
-    });
+    // Requests are counted by the histogram's `_count`: a counter beside it would cost each request as
+    // much again.
+    this.duration = new RequestHistogram(LATENCY_BUCKETS, this.registry);
     this.errors = new Counter({
       name: 'http_errors_total',
       help: 'Error answers by their code (invalid_api_key, rate_limited, quota_exceeded, service_unavailable...).',
@@ -48,16 +41,7 @@ export class ServiceMetrics {
 
   /** A request answered (or abandoned by its client), under its route template; `code` for an error answer. */
   observeRequest(route: string, method: string, status: number, seconds: number, code?: string): void {
-    const cls = statusClass(status);
-    const id = `${method} ${cls} ${route}`;
-    let bound = this.series.get(id);
-    if (!bound) {
-      // Label order as declared: route, method, status_class.
-      bound = { requests: this.requests.labels(route, method, cls), duration: this.duration.labels(route, method, cls) };
-      this.series.set(id, bound);
-    }
-    bound.requests.inc();
-    bound.duration.observe(seconds);
+    this.duration.observe(route, method, statusClass(status), seconds);
     if (code) this.errors.inc({ code });
   }
 

@@ -1,4 +1,3 @@
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessLog } from '@partner/http';
@@ -14,11 +13,8 @@ afterAll(() => harness.close());
 /** The gateway's app with an access log whose lines the test reads; `successSample` as configured. */
 function appWithAccessLog(successSample: number) {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino(
-    { base: { service: 'gateway' } },
-    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-  );
-  return { app: createApp({ ...harness.deps, accessLog: new AccessLog(logger, successSample) }), lines };
+  const sink = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+  return { app: createApp({ ...harness.deps, accessLog: new AccessLog(sink, 'gateway', successSample) }), lines };
 }
 
 describe('the access log', () => {
