@@ -1,3 +1,4 @@
+import { register } from 'node:module';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -19,7 +20,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { register as registerImportHooks } from 'import-in-the-middle/register-hooks.mjs';
+import { register as registerImportHooks, supportsSyncHooks } from 'import-in-the-middle/register-hooks.mjs';
 import { nameAnswers, routeOfAnswer } from './answer-names.js';
 import type { TracingSettings } from './settings.js';
 
@@ -57,7 +58,9 @@ function samplerOf(settings: TracingSettings): Sampler {
  * start a trace every few milliseconds.
  */
 export function startSdk(settings: TracingSettings): () => Promise<void> {
-  registerImportHooks({ include: HOOKED_IMPORTS });
+  // In-thread hooks where Node has them (24.11.1 and later, what the project runs on); the loader thread before.
+  if (supportsSyncHooks()) registerImportHooks({ include: HOOKED_IMPORTS });
+  else register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: HOOKED_IMPORTS } });
   nameAnswers();
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
