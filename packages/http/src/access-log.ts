@@ -61,6 +61,11 @@ export class AccessLog {
     return new AccessLog(sink, options.service, options.successSample);
   }
 
+  /** Whether any line is written at all (not below the `info` level). */
+  get writes(): boolean {
+    return this.sink !== null;
+  }
+
   /** Whether an answer of this status gets a line: always from 400 on, else as sampled. */
   takes(status: number): boolean {
     return this.sink !== null && (status >= 400 || (this.successSample > 0 && this.random() < this.successSample));

@@ -31,7 +31,8 @@ export function observeAnswer(observers: AnswerObservers, res: ServerResponse, m
     return route === UNMATCHED_ROUTE ? null : route;
   });
   const { metrics, accessLog } = observers;
-  if (!metrics && !accessLog) return;
+  // Nothing to do for an answer no metric counts and no line tells (LOG_LEVEL=warn, no METRICS_PORT).
+  if (!metrics && !accessLog?.writes) return;
   const started = performance.now();
   // `on`, not `once`: a response closes once, and `once` would wrap the listener for each request.
   res.on('close', () => {
