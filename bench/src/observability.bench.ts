@@ -1,6 +1,6 @@
 // pnpm bench:observability: what metrics and access logs cost (issue 19). Two gateway-and-catalog pairs
 // on one bench database, one plain and one observed (metrics kept, an access line for every request,
-// tracing off), measured in alternating rounds of the same run: `/me`, item detail, and a full sync of
+// tracing off), fresh pairs each round of the same run, measured in turn: `/me`, item detail, and a full sync of
 // BENCH_ITEMS items, all through the gateway. Servers on core 0, this load generator on core 1. Each
 // run reads the servers' CPU time (/proc). The bound is judged on what observing an answer costs, timed
 // apart, against the plain servers' CPU per request: the throughput of this shared machine wanders by
@@ -28,8 +28,8 @@ import { seedItems } from '@partner/testing';
 import { mainOf, platformEnvironment } from './services.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const PAGE = 1000;
 /** The issue's bound: observed within 5 % of plain. */
 const MIN_RATIO = 0.95;
@@ -49,12 +49,12 @@ async function startPair(setup: Setup, gatewayPort: number): Promise<{ base: str
   const options = { observed: setup === 'observed' };
   const catalog = startProcess(
     mainOf('catalog'),
-    { ...environment, CATALOG_PORT: String(catalogPort), MENU_MAX_ITEMS: String(ITEMS) },
+    { ...environment, CATALOG_PORT: String(catalogPort), MENU_MAX_ITEMS: String(ITEMS), SHUTDOWN_DRAIN_SECONDS: '0' },
     options,
   );
   const gateway = startProcess(
     mainOf('gateway'),
-    { ...environment, GATEWAY_PORT: String(gatewayPort), CATALOG_URL: `http://127.0.0.1:${catalogPort}` },
+    { ...environment, GATEWAY_PORT: String(gatewayPort), CATALOG_URL: `http://127.0.0.1:${catalogPort}`, SHUTDOWN_DRAIN_SECONDS: '0' },
     options,
   );
   const base = `http://127.0.0.1:${gatewayPort}/v1/partner`;
@@ -63,7 +63,7 @@ async function startPair(setup: Setup, gatewayPort: number): Promise<{ base: str
   return { base, processes: [catalog, gateway] };
 }
 
-const pairs = { plain: await startPair('plain', 18180), observed: await startPair('observed', 18280) };
+type Pair = Awaited<ReturnType<typeof startPair>>;
 
 /** A full sync as a client runs it: follow nextCursor until null. */
 async function sync(base: string): Promise<{ items: number; seconds: number }> {
@@ -71,9 +71,12 @@ async function sync(base: string): Promise<{ items: number; seconds: number }> {
   let items = 0;
   let cursor: string | null = null;
   do {
-    const res = await fetch(`${base}/restaurants/${restaurant.id}/items?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
-      headers: auth,
-    });
+    const res = await fetch(
+      `${base}/restaurants/${restaurant.id}/items?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      {
+        headers: auth,
+      },
+    );
     if (!res.ok) throw new Error(`sync page failed: ${res.status} ${await res.text()}`);
     const page = (await res.json()) as { data: unknown[]; meta: { nextCursor: string | null } };
     items += page.data.length;
@@ -97,8 +100,7 @@ const MEASURES = {
 } as const;
 type MeasureName = keyof typeof MEASURES;
 
-async function run(setup: Setup, measure: MeasureName, durationSeconds: number): Promise<Run> {
-  const { base, processes } = pairs[setup];
+async function run({ base, processes }: Pair, measure: MeasureName, durationSeconds: number): Promise<Run> {
   const cpuBefore = await cpuSeconds(processes);
   let done: { rate: number; count: number; errors: number };
   if (measure === 'sync') {
@@ -119,25 +121,27 @@ async function run(setup: Setup, measure: MeasureName, durationSeconds: number):
   return { rate: done.rate, cpuMicros: (cpu * 1e6) / done.count, errors: done.errors };
 }
 
-// Warm both (JIT, pools, key cache), then alternate so that drift hits both alike.
-for (const setup of SETUPS) for (const measure of Object.keys(MEASURES) as MeasureName[]) await run(setup, measure, 2);
+// Fresh processes every round: one process keeps its own speed for its whole life (two identical
+// pairs differed by a third in CPU per request over twelve rounds), so a pair per setup for the whole
+// run would compare two processes, not two setups.
 const runs = new Map<string, Run[]>();
 for (let round = 0; round < ROUNDS; round++) {
-  // Each round starts with the other setup: neither always measures on a machine the other warmed.
+  const pairs = { plain: await startPair('plain', 18180), observed: await startPair('observed', 18280) };
+  // Warm both (JIT, pools, key cache); each round starts with the other setup.
+  for (const setup of SETUPS) for (const measure of Object.keys(MEASURES) as MeasureName[]) await run(pairs[setup], measure, 2);
   for (const measure of Object.keys(MEASURES) as MeasureName[])
     for (const setup of round % 2 ? [...SETUPS].reverse() : SETUPS) {
       const key = `${setup} ${measure}`;
-      runs.set(key, [...(runs.get(key) ?? []), await run(setup, measure, DURATION_S)]);
+      runs.set(key, [...(runs.get(key) ?? []), await run(pairs[setup], measure, DURATION_S)]);
     }
+  await stopProcesses([...pairs.plain.processes, ...pairs.observed.processes]);
 }
-
-await stopProcesses([...pairs.plain.processes, ...pairs.observed.processes]);
 
 /**
  * What observing one answer costs, timed here with the services' own code (the metrics, an access line
  * written to /dev/null in batches as on stdout): a loop of answers observed, less the same loop
  * unobserved. Steady where a whole server's CPU per request is not: on this machine two identical
- * processes differ by up to 25 % (docs/benchmarks.md).
+ * processes differ by up to a third (docs/benchmarks.md).
  */
 function observingMicros(): number {
   const devNull = openSync('/dev/null', 'w');
@@ -145,13 +149,21 @@ function observingMicros(): number {
     metrics: new ServiceMetrics('bench'),
     accessLog: AccessLog.create({ service: 'bench', level: 'info', successSample: 1, pretty: false, fd: devNull }),
   };
-  const caller = { keyId: 'key_0123456789abcdefghijklmn', owner: 'restaurant:rst_0123456789abcdefghijklmn', restaurantId: 'rst_0123456789abcdefghijklmn' };
+  const caller = {
+    keyId: 'key_0123456789abcdefghijklmn',
+    owner: 'restaurant:rst_0123456789abcdefghijklmn',
+    restaurantId: 'rst_0123456789abcdefghijklmn',
+  };
   const answers = (observed: boolean, count: number): number => {
     const started = performance.now();
     for (let i = 0; i < count; i++) {
       const res = Object.assign(new EventEmitter(), { statusCode: 200 }) as unknown as ServerResponse;
       if (observed)
-        observeAnswer(observers, res, 'GET', () => ({ route: '/v1/partner/items/:id', requestId: 'req_6ba4ee4d5d22490484d748d7fdf6e81c', caller: () => caller }));
+        observeAnswer(observers, res, 'GET', () => ({
+          route: '/v1/partner/items/:id',
+          requestId: 'req_6ba4ee4d5d22490484d748d7fdf6e81c',
+          caller: () => caller,
+        }));
       res.emit('close');
     }
     return ((performance.now() - started) * 1000) / count;
@@ -169,7 +181,11 @@ const ANSWERS: Record<MeasureName, number> = { me: 1, item: 2, sync: 2 / PAGE };
 
 const summary = (setup: Setup, measure: MeasureName) => {
   const all = runs.get(`${setup} ${measure}`)!;
-  return { rate: median(all.map((r) => r.rate)), cpuMicros: median(all.map((r) => r.cpuMicros)), errors: all.reduce((n, r) => n + r.errors, 0) };
+  return {
+    rate: median(all.map((r) => r.rate)),
+    cpuMicros: median(all.map((r) => r.cpuMicros)),
+    errors: all.reduce((n, r) => n + r.errors, 0),
+  };
 };
 const describe = (figures: ReturnType<typeof summary>, unit: string) =>
   `${formatRate(figures.rate, unit)}, ${figures.cpuMicros.toFixed(1)} µs of server CPU each`;
