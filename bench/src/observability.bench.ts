@@ -1,6 +1,6 @@
 // pnpm bench:observability: what metrics and access logs cost (issue 19). Two gateway-and-catalog pairs
 // on one bench database, one plain and one observed (metrics kept, an access line for every request,
-// tracing off), fresh pairs each round of the same run, measured in turn: `/me`, item detail, and a full sync of
+// tracing off), started afresh every round and measured in turn: `/me`, item detail, and a full sync of
 // BENCH_ITEMS items, all through the gateway. Servers on core 0, this load generator on core 1. Each
 // run reads the servers' CPU time (/proc). The bound is judged on what observing an answer costs, timed
 // apart, against the plain servers' CPU per request: the throughput of this shared machine wanders by
@@ -191,7 +191,7 @@ const describe = (figures: ReturnType<typeof summary>, unit: string) =>
   `${formatRate(figures.rate, unit)}, ${figures.cpuMicros.toFixed(1)} µs of server CPU each`;
 
 reportMeasures(
-  `Observability overhead: metrics and an access line for every request, ${perAnswer.toFixed(2)} µs an answer observed (timed apart), against the plain servers' CPU per request; A/B throughput of ${ROUNDS} alternating rounds of ${DURATION_S} s beside it (medians)`,
+  `Observability overhead: metrics and an access line for every request, ${perAnswer.toFixed(2)} µs an answer observed (timed apart), against the plain servers' CPU per request; A/B throughput of ${ROUNDS} rounds of fresh pairs, ${DURATION_S} s a measure, beside it (medians)`,
   (Object.keys(MEASURES) as MeasureName[]).map((measure) => {
     const [off, on] = [summary('plain', measure), summary('observed', measure)];
     const share = (perAnswer * ANSWERS[measure]) / off.cpuMicros;
