@@ -11,6 +11,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { sql } from 'kysely';
 import {
+  benchRedisUrl,
   cpuSeconds,
   createBenchDatabase,
   formatRate,
@@ -24,8 +25,8 @@ import {
   waitUntilUp,
 } from '@partner/bench-kit';
 import { AccessLog, observeAnswer, ServiceMetrics } from '@partner/http';
-import { seedItems } from '@partner/testing';
-import { mainOf, platformEnvironment } from './services.js';
+import { platformEnvironment, seedItems } from '@partner/testing';
+import { mainOf } from './services.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -38,7 +39,7 @@ const database = await createBenchDatabase();
 const { restaurant, auth } = await seedUnlimitedKey(database.db, ['menu:read', 'assets:read']);
 const { idOf } = await seedItems(database.db, restaurant.id, ITEMS);
 await sql`analyze items`.execute(database.db);
-const environment = platformEnvironment(database.url);
+const environment = platformEnvironment(database.url, benchRedisUrl);
 
 type Setup = 'plain' | 'observed';
 const SETUPS: Setup[] = ['plain', 'observed'];

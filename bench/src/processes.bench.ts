@@ -2,10 +2,10 @@
 // spawning `node dist/main.js` to its /healthz answering 200, and its resident memory once idle, beside a
 // bare node:http server started and measured the same way. Medians of BENCH_ROUNDS (3) starts.
 import type { ChildProcess } from 'node:child_process';
-import { createBenchDatabase, median, reportMeasures, startBareJsonServer, startProcess, stopProcesses } from '@partner/bench-kit';
-import { freePort } from '@partner/testing';
+import { benchRedisUrl, createBenchDatabase, median, reportMeasures, startBareJsonServer, startProcess, stopProcesses } from '@partner/bench-kit';
+import { freePort, platformEnvironment } from '@partner/testing';
 import { residentMegabytes } from './rss.js';
-import { mainOf, platformEnvironment, PORT_VARIABLE, SERVICES } from './services.js';
+import { mainOf, PORT_VARIABLE, SERVICES } from './services.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** How long a started process is left alone before its memory is read: start-up's garbage has been collected. */
@@ -42,7 +42,7 @@ async function measureStart(name: string, port: number, spawnIt: () => ChildProc
 }
 
 const database = await createBenchDatabase();
-const env = platformEnvironment(database.url);
+const env = platformEnvironment(database.url, benchRedisUrl);
 const BARE = 'bare node:http server';
 const starters: [string, (port: number) => ChildProcess][] = [
   [BARE, (port) => startBareJsonServer(port, { ok: true })],

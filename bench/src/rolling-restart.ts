@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { sql } from 'kysely';
-import { createBenchDatabase, seedUnlimitedKey, startProcess, stopProcesses } from '@partner/bench-kit';
-import { freePort, seedItems, ServiceBalancer, startFakeOpenAI } from '@partner/testing';
+import { benchRedisUrl, createBenchDatabase, seedUnlimitedKey, startProcess, stopProcesses } from '@partner/bench-kit';
+import { freePort, platformEnvironment, seedItems, ServiceBalancer, startFakeOpenAI } from '@partner/testing';
 import autocannon from 'autocannon';
-import { mainOf, platformEnvironment, PORT_VARIABLE, type ServiceName } from './services.js';
+import { mainOf, PORT_VARIABLE, type ServiceName } from './services.js';
 
 const STREAM_CLIENTS = Number(process.env.BENCH_STREAMS ?? 4);
 /** Set: each replica's log lines (warnings and errors) go to `<dir>/<service>-<port>.log`. */
@@ -42,7 +42,7 @@ const balancers = {
   gateway: await balancer(true),
 };
 const env = {
-  ...platformEnvironment(database.url),
+  ...platformEnvironment(database.url, benchRedisUrl),
   CATALOG_URL: balancers.catalog.url,
   WEBHOOKS_URL: balancers.webhooks.url,
   CONCIERGE_URL: balancers.concierge.url,

@@ -4,10 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateInternalKeyPair } from '@partner/auth';
 import { ConsoleClient } from '@partner/console/client';
-import { SealingKeys } from '@partner/signing';
-import { freePort, startFakeOpenAI, type TestDatabase, useTestDatabase } from '@partner/testing';
+import { freePort, platformEnvironment, startFakeOpenAI, type TestDatabase, useTestDatabase } from '@partner/testing';
 import { type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';
 import { streamChat } from './sse-client.js';
 import { REDIS_URL } from './stack.js';
@@ -29,6 +27,12 @@ beforeAll(async () => {
   database = await useTestDatabase();
   otlp = await startOtlpReceiver();
   model = await startFakeOpenAI({ tokens: ['Try', ' the', ' soup.'] });
+  environment = {
+    ...platformEnvironment(database.url, REDIS_URL),
+    PATH: process.env.PATH ?? '',
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  };
 });
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -37,29 +41,12 @@ afterAll(async () => {
   await database.drop();
 });
 
-const { publicKey, privateKey } = generateInternalKeyPair();
-const adminToken = randomBytes(16).toString('hex');
-const common = () => ({
-  PATH: process.env.PATH ?? '',
-  DATABASE_URL: database.url,
-  REDIS_URL,
-  REDIS_KEY_PREFIX: `trace${randomBytes(3).toString('hex')}:`,
-  INTERNAL_JWT_PUBLIC_KEY: publicKey,
-  INTERNAL_JWT_PRIVATE_KEY: privateKey,
-  CONSOLE_ADMIN_TOKEN: adminToken,
-  CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
-  WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('k1'),
-  ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
-  MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
-  VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
-  ASSET_STORAGE_DIR: '/tmp/ptr-tracing-test-assets',
-  LOG_LEVEL: 'warn',
-  OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
-  OTEL_BSP_SCHEDULE_DELAY: '100',
-});
+/** The whole platform's variables, one set for every process of the file, exporting spans to the receiver. */
+let environment: Record<string, string>;
+const adminToken = () => environment.CONSOLE_ADMIN_TOKEN!;
 
 async function run(service: string, env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, [mainOf(service)], { env: { ...common(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [mainOf(service)], { env: { ...environment, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let errors = '';
   child.stderr.on('data', (chunk) => (errors += chunk));
@@ -116,7 +103,7 @@ describe('traces over OTLP (http/json)', () => {
       WEBHOOKS_URL: `http://127.0.0.1:${ports.webhooks}`,
       CONCIERGE_URL: `http://127.0.0.1:${ports.concierge}`,
     });
-    consoleApi = new ConsoleClient({ baseUrl: `http://127.0.0.1:${ports.console}`, adminToken });
+    consoleApi = new ConsoleClient({ baseUrl: `http://127.0.0.1:${ports.console}`, adminToken: adminToken() });
   }, 60_000);
 
   it('one item-detail request is one trace: the gateway continuing the caller, catalog and its Postgres queries under it', async () => {
@@ -171,7 +158,7 @@ describe('traces over OTLP (http/json)', () => {
       const changeTrace = randomBytes(16).toString('hex');
       const item = await fetch(`http://127.0.0.1:${ports.console}/console/restaurants/${restaurant.id}/items`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', traceparent: `00-${changeTrace}-${randomBytes(8).toString('hex')}-01` },
+        headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json', traceparent: `00-${changeTrace}-${randomBytes(8).toString('hex')}-01` },
         body: JSON.stringify({ name: 'Linked soup', priceCents: 900 }),
       });
       expect(item.status).toBe(201);

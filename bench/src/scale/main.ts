@@ -3,9 +3,9 @@
 // BENCH_SCALE_DELIVERIES rows (0, 1M, 10M), the dispatcher measured at each. Targets: from the smallest
 // size to the largest, the paths that should not depend on the data's size (304, incremental sync, the
 // concierge's warm first delta, deliveries per second) change by less than 2x.
-import { createBenchDatabase, formatRate, type Measure, measuresTable, reportMeasures, seedUnlimitedKey } from '@partner/bench-kit';
+import { benchRedisUrl, createBenchDatabase, formatRate, type Measure, measuresTable, reportMeasures, seedUnlimitedKey } from '@partner/bench-kit';
+import { platformEnvironment } from '@partner/testing';
 import { recordRun, runEntry } from '../record.js';
-import { platformEnvironment } from '../services.js';
 import { BURST, deliveryCurve, type DeliveryPoint, FAN_OUT } from './delivery-curve.js';
 import { itemCurve, type ItemPoint, TOUCHED } from './item-curve.js';
 import { sizeLabel, sizesFrom } from './sizes.js';
@@ -18,7 +18,7 @@ const database = await createBenchDatabase();
 let items: ItemPoint[];
 let deliveries: DeliveryPoint[];
 try {
-  const env = platformEnvironment(database.url);
+  const env = platformEnvironment(database.url, benchRedisUrl);
   items = await itemCurve(database, env, itemSizes);
   const { restaurant } = await seedUnlimitedKey(database.db, []);
   deliveries = await deliveryCurve(database, env, restaurant.id, deliverySizes);

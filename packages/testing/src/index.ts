@@ -8,3 +8,4 @@ export * from './ports.js';
 export * from './seed-items.js';
 export * from './service-balancer.js';
 export * from './pgbouncer.js';
+export * from './platform-environment.js';
