@@ -89,7 +89,7 @@ process.on('exit', () => {
  * What an observed service runs with: metrics kept (on a free port) and an access line for every
  * request (to its stdout, dropped unless `logTo`); tracing stays off.
  */
-export const OBSERVED: Readonly<Record<string, string>> = {
+const OBSERVED: Readonly<Record<string, string>> = {
   METRICS_PORT: '0',
   METRICS_HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
@@ -141,7 +141,7 @@ export function startBareProxy(port: number, upstream: string, headers: Record<s
   return startProcess(script, { PORT: String(port), UPSTREAM: upstream, PROXY_HEADERS: JSON.stringify(headers) });
 }
 
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+let clockTicksPerSecond: number | undefined;
 
 /**
  * The CPU time (user and system) `children` have used so far, in seconds (Linux, /proc): what a run
@@ -154,7 +154,8 @@ export async function cpuSeconds(children: ChildProcess[]): Promise<number> {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]);
   });
-  return ticks.reduce((sum, t) => sum + t, 0) / CLOCK_TICKS_PER_SECOND;
+  clockTicksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return ticks.reduce((sum, t) => sum + t, 0) / clockTicksPerSecond;
 }
 
 export async function stopProcesses(children: ChildProcess[]): Promise<void> {
@@ -176,8 +177,6 @@ export async function waitUntilUp(url: string, headers: Record<string, string> =
 
 export interface HttpFigures {
   rps: number;
-  /** Requests answered in the run (the median run's, in medianFigures). */
-  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -191,7 +190,7 @@ export const formatHttpFigures = (f: HttpFigures): string =>
 export async function measureHttp(
   url: string,
   options: { headers?: Record<string, string>; connections?: number; durationSeconds: number },
-): Promise<HttpFigures> {
+): Promise<HttpFigures & { requests: number }> {
   const result = await autocannon({
     url,
     connections: options.connections ?? 50,
@@ -213,7 +212,6 @@ export const median = (values: number[]): number => [...values].sort((a, b) => a
 export function medianFigures(runs: HttpFigures[]): HttpFigures {
   return {
     rps: median(runs.map((r) => r.rps)),
-    requests: median(runs.map((r) => r.requests)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),

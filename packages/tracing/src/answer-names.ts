@@ -7,6 +7,9 @@ import type { ServerResponse } from 'node:http';
 const answerRoutes = new WeakMap<object, () => string | null>();
 let naming = false;
 
+/** Whether server spans are being named (tracing is on): callers skip building what naming reads. */
+export const namesAnswers = (): boolean => naming;
+
 /** Called by the SDK's start: from now on answers are named. */
 export function nameAnswers(): void {
   naming = true;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '@partner/db';
 
-/** Deliveries due now and not yet attempted, counted up to `cap` (the partial index `webhook_deliveries_due`). */
+/** Deliveries due now and not yet attempted, counted up to `cap` (through the pending rows' index `webhook_deliveries_endpoint_due`). */
 export async function countDueDeliveries(db: Executor, cap: number): Promise<number> {
   const { rows } = await sql<{ due: number }>`
     select count(*)::int as due from (

@@ -5,7 +5,7 @@ import type { AttemptOutcome } from './dispatcher/dispatcher.js';
 import { countDisabledEndpoints, countDueDeliveries, oldestDueAgeSeconds, outboxLagSeconds } from './webhooks-metrics.repository.js';
 
 /** Due deliveries are counted up to this many: past it the backlog is plainly large, and counting costs. */
-export const DUE_COUNT_CAP = 100_000;
+const DUE_COUNT_CAP = 100_000;
 
 /**
  * What only the webhooks service knows, beside every service's request metrics: the backlog (due

@@ -23,10 +23,9 @@ export function claimedEnvironment(token: string | null): TEnvironment {
 /** Why a key was refused: for the metrics only, every reason answers the same 401. */
 export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
 
-export class AuthFailure extends Error {
-  constructor(readonly reason: AuthFailureReason) {
-    super(`API key refused: ${reason}`);
-  }
+/** Why a key was refused, as the refusal's `cause`: a plain value, not an Error (no stack captured per refusal). */
+export class AuthFailure {
+  constructor(readonly reason: AuthFailureReason) {}
 }
 
 const refused = (reason: AuthFailureReason, message: string) =>

@@ -71,7 +71,7 @@ function countedBody(req: IncomingMessage, maxBytes: number): Readable {
 }
 
 /** Told of every forwarded request: the service started its answer after `seconds`, or failed to. */
-export type UpstreamObserver = (service: ServiceName, outcome: 'answered' | 'error', seconds: number) => void;
+type UpstreamObserver = (service: ServiceName, outcome: 'answered' | 'error', seconds: number) => void;
 
 export class ServiceProxy {
   private readonly pools: Record<ServiceName, Pool>;
