@@ -1,14 +1,13 @@
-// pnpm bench:observability: what metrics and access logs cost (issue 19). Two gateway-and-catalog pairs
-// on one bench database, one plain and one observed (metrics kept, an access line for every request,
-// tracing off), started afresh every round and measured in turn: `/me`, item detail, and a full sync of
-// BENCH_ITEMS items, all through the gateway. Servers on core 0, this load generator on core 1. Each
-// run reads the servers' CPU time (/proc). The bound is judged on what observing an answer costs, timed
-// apart, against the plain servers' CPU per request: the throughput of this shared machine wanders by
-// more than the 5 % being measured.
+// pnpm bench:observability: what metrics and access logs cost (issue 19). Two processes on core 0, one
+// hosting two catalogs and one hosting two gateways (observability-host.ts): a plain pair, and an
+// observed pair (metrics kept, an access line for every request, tracing off), each gateway in front of
+// its own catalog. `/me`, item detail and a full sync of BENCH_ITEMS items, all through the gateway, run
+// against the plain pair and the observed pair in turn, many times over, while this load generator
+// runs on core 1; each run reads the two processes' CPU time (/proc). Within one process the two pairs
+// share what made one process a third faster than another on this machine; turn by turn they share
+// its slow spells.
 import type { ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import {
   benchRedisUrl,
@@ -24,47 +23,63 @@ import {
   stopProcesses,
   waitUntilUp,
 } from '@partner/bench-kit';
-import { AccessLog, observeAnswer, ServiceMetrics } from '@partner/http';
 import { platformEnvironment, seedItems } from '@partner/testing';
-import { mainOf } from './services.js';
+import type { HostEnvironment, Setup } from './observability-host.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
+/** Fresh hosts each round; in each, every measure runs TURNS times against each pair, alternating. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const TURNS = Number(process.env.BENCH_TURNS ?? 6);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 2);
 const PAGE = 1000;
 /** The issue's bound: observed within 5 % of plain. */
 const MIN_RATIO = 0.95;
+/** An A/A run: the "observed" pair is plain too, to show the spread the bound is read against. */
+const CONTROL = process.env.BENCH_CONTROL === '1';
 
 const database = await createBenchDatabase();
 const { restaurant, auth } = await seedUnlimitedKey(database.db, ['menu:read', 'assets:read']);
 const { idOf } = await seedItems(database.db, restaurant.id, ITEMS);
 await sql`analyze items`.execute(database.db);
-const environment = platformEnvironment(database.url, benchRedisUrl);
-
-type Setup = 'plain' | 'observed';
+const environment = {
+  ...platformEnvironment(database.url, benchRedisUrl),
+  MENU_MAX_ITEMS: String(ITEMS),
+  SHUTDOWN_DRAIN_SECONDS: '0',
+};
 const SETUPS: Setup[] = ['plain', 'observed'];
+const HOST = fileURLToPath(new URL('./observability-host.js', import.meta.url));
 
-/** A gateway and the catalog behind it; `observed` runs both as bench-kit's OBSERVED says. */
-async function startPair(setup: Setup, gatewayPort: number): Promise<{ base: string; processes: ChildProcess[] }> {
-  const catalogPort = gatewayPort + 1;
-  const options = { observed: setup === 'observed' };
-  const catalog = startProcess(
-    mainOf('catalog'),
-    { ...environment, CATALOG_PORT: String(catalogPort), MENU_MAX_ITEMS: String(ITEMS), SHUTDOWN_DRAIN_SECONDS: '0' },
-    options,
-  );
-  const gateway = startProcess(
-    mainOf('gateway'),
-    { ...environment, GATEWAY_PORT: String(gatewayPort), CATALOG_URL: `http://127.0.0.1:${catalogPort}`, SHUTDOWN_DRAIN_SECONDS: '0' },
-    options,
-  );
-  const base = `http://127.0.0.1:${gatewayPort}/v1/partner`;
-  await waitUntilUp(`${base}/restaurants`, auth);
-  await Promise.all([pinToCore(catalog, 0), pinToCore(gateway, 0)]);
-  return { base, processes: [catalog, gateway] };
+/**
+ * The two hosts, both on core 0, and the gateway base URL of each pair. Odd rounds swap the pairs'
+ * ports and the order the host makes them in: an A/A run showed the second pair about 3 % slower.
+ */
+async function startHosts(round: number): Promise<{ processes: ChildProcess[]; base: Record<Setup, string> }> {
+  const flip = round % 2 === 1;
+  const offset = (setup: Setup) => ((setup === 'observed') !== flip ? 100 : 0);
+  const gatewayPort = (setup: Setup) => 18180 + offset(setup);
+  const catalogPort = (setup: Setup) => 18181 + offset(setup);
+  const host = (variables: Pick<HostEnvironment, 'HOSTED_SERVICE' | 'PLAIN_PORT' | 'OBSERVED_PORT' | 'PLAIN_CATALOG_URL' | 'OBSERVED_CATALOG_URL'>) =>
+    startProcess(
+      HOST,
+      { ...environment, ...variables, OBSERVING: CONTROL ? 'off' : 'on', OBSERVED_FIRST: flip ? '1' : '0' },
+      { observed: false },
+    );
+  const catalogs = host({ HOSTED_SERVICE: 'catalog', PLAIN_PORT: String(catalogPort('plain')), OBSERVED_PORT: String(catalogPort('observed')) });
+  const gateways = host({
+    HOSTED_SERVICE: 'gateway',
+    PLAIN_PORT: String(gatewayPort('plain')),
+    OBSERVED_PORT: String(gatewayPort('observed')),
+    PLAIN_CATALOG_URL: `http://127.0.0.1:${catalogPort('plain')}`,
+    OBSERVED_CATALOG_URL: `http://127.0.0.1:${catalogPort('observed')}`,
+  });
+  const base = {
+    plain: `http://127.0.0.1:${gatewayPort('plain')}/v1/partner`,
+    observed: `http://127.0.0.1:${gatewayPort('observed')}/v1/partner`,
+  };
+  await Promise.all(SETUPS.map((setup) => waitUntilUp(`${base[setup]}/restaurants`, auth)));
+  await Promise.all([pinToCore(catalogs, 0), pinToCore(gateways, 0)]);
+  return { processes: [catalogs, gateways], base };
 }
-
-type Pair = Awaited<ReturnType<typeof startPair>>;
 
 /** A full sync as a client runs it: follow nextCursor until null. */
 async function sync(base: string): Promise<{ items: number; seconds: number }> {
@@ -74,9 +89,7 @@ async function sync(base: string): Promise<{ items: number; seconds: number }> {
   do {
     const res = await fetch(
       `${base}/restaurants/${restaurant.id}/items?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      {
-        headers: auth,
-      },
+      { headers: auth },
     );
     if (!res.ok) throw new Error(`sync page failed: ${res.status} ${await res.text()}`);
     const page = (await res.json()) as { data: unknown[]; meta: { nextCursor: string | null } };
@@ -100,8 +113,9 @@ const MEASURES = {
   sync: { name: `full sync through the gateway, ${ITEMS.toLocaleString('en-US')} items, pages of ${PAGE}`, unit: 'items/s' },
 } as const;
 type MeasureName = keyof typeof MEASURES;
+const MEASURE_NAMES = Object.keys(MEASURES) as MeasureName[];
 
-async function run({ base, processes }: Pair, measure: MeasureName, durationSeconds: number): Promise<Run> {
+async function run(base: string, processes: ChildProcess[], measure: MeasureName, durationSeconds: number): Promise<Run> {
   const cpuBefore = await cpuSeconds(processes);
   let done: { rate: number; count: number; errors: number };
   if (measure === 'sync') {
@@ -122,87 +136,60 @@ async function run({ base, processes }: Pair, measure: MeasureName, durationSeco
   return { rate: done.rate, cpuMicros: (cpu * 1e6) / done.count, errors: done.errors };
 }
 
-// Fresh processes every round: one process keeps its own speed for its whole life (two identical
-// pairs differed by a third in CPU per request over twelve rounds), so a pair per setup for the whole
-// run would compare two processes, not two setups.
-const runs = new Map<string, Run[]>();
+/** Per measure, each turn's plain and observed runs, side by side. */
+const turnsOf = new Map(MEASURE_NAMES.map((measure) => [measure, [] as Record<Setup, Run>[]]));
 for (let round = 0; round < ROUNDS; round++) {
-  const pairs = { plain: await startPair('plain', 18180), observed: await startPair('observed', 18280) };
-  // Warm both (JIT, pools, key cache); each round starts with the other setup.
-  for (const setup of SETUPS) for (const measure of Object.keys(MEASURES) as MeasureName[]) await run(pairs[setup], measure, 2);
-  for (const measure of Object.keys(MEASURES) as MeasureName[])
-    for (const setup of round % 2 ? [...SETUPS].reverse() : SETUPS) {
-      const key = `${setup} ${measure}`;
-      runs.set(key, [...(runs.get(key) ?? []), await run(pairs[setup], measure, DURATION_S)]);
+  const { processes, base } = await startHosts(round);
+  // Warm both pairs (JIT, pools, key cache).
+  for (const setup of SETUPS) for (const measure of MEASURE_NAMES) await run(base[setup], processes, measure, 2);
+  for (let turn = 0; turn < TURNS; turn++)
+    for (const measure of MEASURE_NAMES) {
+      const paired = {} as Record<Setup, Run>;
+      // Each turn starts with the other pair.
+      for (const setup of turn % 2 ? [...SETUPS].reverse() : SETUPS) paired[setup] = await run(base[setup], processes, measure, DURATION_S);
+      turnsOf.get(measure)!.push(paired);
     }
-  await stopProcesses([...pairs.plain.processes, ...pairs.observed.processes]);
+  await stopProcesses(processes);
 }
 
-/**
- * What observing one answer costs, timed here with the services' own code (the metrics, an access line
- * written to /dev/null in batches as on stdout): a loop of answers observed, less the same loop
- * unobserved. Steady where a whole server's CPU per request is not: on this machine two identical
- * processes differ by up to a third (docs/benchmarks.md).
- */
-function observingMicros(): number {
-  const devNull = openSync('/dev/null', 'w');
-  const observers = {
-    metrics: new ServiceMetrics('bench'),
-    accessLog: AccessLog.create({ service: 'bench', level: 'info', successSample: 1, pretty: false, fd: devNull }),
-  };
-  const caller = {
-    keyId: 'key_0123456789abcdefghijklmn',
-    owner: 'restaurant:rst_0123456789abcdefghijklmn',
-    restaurantId: 'rst_0123456789abcdefghijklmn',
-  };
-  const answers = (observed: boolean, count: number): number => {
-    const started = performance.now();
-    for (let i = 0; i < count; i++) {
-      const res = Object.assign(new EventEmitter(), { statusCode: 200 }) as unknown as ServerResponse;
-      if (observed)
-        observeAnswer(observers, res, 'GET', () => ({
-          route: '/v1/partner/items/:id',
-          requestId: 'req_6ba4ee4d5d22490484d748d7fdf6e81c',
-          caller: () => caller,
-        }));
-      res.emit('close');
-    }
-    return ((performance.now() - started) * 1000) / count;
-  };
-  answers(true, 100_000);
-  answers(false, 100_000);
-  const costs = Array.from({ length: 7 }, () => answers(true, 200_000) - answers(false, 200_000));
-  observers.accessLog.flush();
-  closeSync(devNull);
-  return median(costs);
+/** The median and quartiles of the turns' observed-to-plain ratios. */
+function spread(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { median: at(0.5), low: at(0.25), high: at(0.75) };
 }
-const perAnswer = observingMicros();
-/** Answers observed per request through the gateway: the gateway's, and the service's behind it. */
-const ANSWERS: Record<MeasureName, number> = { me: 1, item: 2, sync: 2 / PAGE };
+const describeRatio = ({ median, low, high }: ReturnType<typeof spread>) =>
+  `${median.toFixed(3)}x (quartiles ${low.toFixed(3)}–${high.toFixed(3)})`;
 
-const summary = (setup: Setup, measure: MeasureName) => {
-  const all = runs.get(`${setup} ${measure}`)!;
+function summary(measure: MeasureName) {
+  const turns = turnsOf.get(measure)!;
+  const of = (setup: Setup) => ({
+    rate: median(turns.map((t) => t[setup].rate)),
+    cpuMicros: median(turns.map((t) => t[setup].cpuMicros)),
+    errors: turns.reduce((n, t) => n + t[setup].errors, 0),
+  });
   return {
-    rate: median(all.map((r) => r.rate)),
-    cpuMicros: median(all.map((r) => r.cpuMicros)),
-    errors: all.reduce((n, r) => n + r.errors, 0),
+    plain: of('plain'),
+    observed: of('observed'),
+    throughput: spread(turns.map((t) => t.observed.rate / t.plain.rate)),
+    // Plain's CPU over observed's: like throughput, 1 is free and lower costs more.
+    cpu: spread(turns.map((t) => t.plain.cpuMicros / t.observed.cpuMicros)),
   };
-};
-const describe = (figures: ReturnType<typeof summary>, unit: string) =>
+}
+const describe = (figures: ReturnType<typeof summary>['plain'], unit: string) =>
   `${formatRate(figures.rate, unit)}, ${figures.cpuMicros.toFixed(1)} µs of server CPU each`;
 
 reportMeasures(
-  `Observability overhead: metrics and an access line for every request, ${perAnswer.toFixed(2)} µs an answer observed (timed apart), against the plain servers' CPU per request; A/B throughput of ${ROUNDS} rounds of fresh pairs, ${DURATION_S} s a measure, beside it (medians)`,
-  (Object.keys(MEASURES) as MeasureName[]).map((measure) => {
-    const [off, on] = [summary('plain', measure), summary('observed', measure)];
-    const share = (perAnswer * ANSWERS[measure]) / off.cpuMicros;
+  `Observability overhead${CONTROL ? ' (A/A control: both pairs plain)' : ''}: metrics and an access line for every request, against the same services plain in the same processes; ${ROUNDS} rounds × ${TURNS} turns of ${DURATION_S} s a measure and pair (medians of the turns' ratios)`,
+  MEASURE_NAMES.map((measure) => {
+    const figures = summary(measure);
     return {
       measure: `${MEASURES[measure].name}, observed`,
-      figure: `observing: ${(perAnswer * ANSWERS[measure]).toFixed(2)} µs, ${(share * 100).toFixed(1)} % of the request's server CPU`,
-      baseline: `plain ${describe(off, MEASURES[measure].unit)}; observed ${describe(on, MEASURES[measure].unit)}`,
-      ratio: `${(1 - share).toFixed(3)}x (A/B throughput ${(on.rate / off.rate).toFixed(3)}x)`,
-      target: `≥ ${MIN_RATIO}x: observing ≤ 5 %`,
-      met: 1 - share >= MIN_RATIO && on.errors === 0 && off.errors === 0,
+      figure: `${describe(figures.observed, MEASURES[measure].unit)}; CPU ratio ${describeRatio(figures.cpu)}`,
+      baseline: `plain: ${describe(figures.plain, MEASURES[measure].unit)}`,
+      ratio: describeRatio(figures.throughput),
+      target: `≥ ${MIN_RATIO}x`,
+      met: figures.throughput.median >= MIN_RATIO && figures.observed.errors === 0 && figures.plain.errors === 0,
     };
   }),
 );

@@ -89,7 +89,7 @@ process.on('exit', () => {
  * What an observed service runs with: metrics kept (on a free port) and an access line for every
  * request (to its stdout, dropped unless `logTo`); tracing stays off.
  */
-const OBSERVED: Readonly<Record<string, string>> = {
+export const OBSERVED_ENVIRONMENT: Readonly<Record<string, string>> = {
   METRICS_PORT: '0',
   METRICS_HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
@@ -98,7 +98,7 @@ const OBSERVED: Readonly<Record<string, string>> = {
 
 /**
  * `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise.
- * `observed`: run it as OBSERVED says; by default when BENCH_OBSERVABILITY=1, for any benchmark.
+ * `observed`: run it as OBSERVED_ENVIRONMENT says; by default when BENCH_OBSERVABILITY=1, for any benchmark.
  */
 export function startProcess(
   script: string,
@@ -109,7 +109,7 @@ export function startProcess(
   const stdout = options.logTo ? openSync(options.logTo, 'a') : 'ignore';
   const observed = options.observed ?? process.env.BENCH_OBSERVABILITY === '1';
   const child = fork(script, [], {
-    env: { ...process.env, ...env, ...(observed ? OBSERVED : {}) },
+    env: { ...process.env, ...env, ...(observed ? OBSERVED_ENVIRONMENT : {}) },
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
     execArgv,
   });

@@ -21,7 +21,8 @@ describe('the access log on stdout', () => {
     const stdout = await runChild(`
       import { AccessLog } from ${JSON.stringify(accessLogModule)};
       const log = AccessLog.create({ service: 'child', level: 'info', successSample: 1, pretty: false });
-      const line = (n, status) => ({ requestId: 'req_' + n, method: 'GET', route: '/things/:id', status, durationMs: 1.5 });
+      // Beyond ASCII too: the batch holds bytes.
+      const line = (n, status) => ({ requestId: 'req_' + n, method: 'GET', route: n === 2 ? '/cafés/\u2028' : '/things/:id', status, durationMs: 1.5 });
       log.write(line(1, 200));
       log.write(line(2, 500));
       // After the first batch has left on its own (a pending line does not hold the process: the
@@ -32,10 +33,10 @@ describe('the access log on stdout', () => {
       .trim()
       .split('\n')
       .map((text) => JSON.parse(text) as Record<string, unknown>);
-    expect(lines.map((line) => [line.requestId, line.status, line.service, line.msg])).toEqual([
-      ['req_1', 200, 'child', 'request'],
-      ['req_2', 500, 'child', 'request'],
-      ['req_3', 404, 'child', 'request'],
+    expect(lines.map((line) => [line.requestId, line.route, line.status, line.service, line.msg])).toEqual([
+      ['req_1', '/things/:id', 200, 'child', 'request'],
+      ['req_2', '/cafés/\u2028', 500, 'child', 'request'],
+      ['req_3', '/things/:id', 404, 'child', 'request'],
     ]);
   });
 });
@@ -50,7 +51,7 @@ describe('an access line', () => {
     const { log, lines } = written();
     const tricky = 'req_"quoted"\n\\{"injected":true}\u2028';
     log.write({ requestId: tricky, method: 'GET', route: '/things/:id', status: 404, durationMs: 0.7 });
-    log.write({ requestId: 'req_2', method: 'POST', route: '/x', status: 201, durationMs: 12, keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1' });
+    log.write({ requestId: 'req_2', method: 'POST', route: '/x', status: 201, durationMs: 12 }, { keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1' });
     expect(lines.every((line) => line.endsWith('\n') && line.indexOf('\n') === line.length - 1)).toBe(true);
     const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(first).toEqual({ level: 30, time: expect.any(Number), service: 'svc', requestId: tricky, method: 'GET', route: '/things/:id', status: 404, durationMs: 0.7, msg: 'request' });

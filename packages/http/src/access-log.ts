@@ -9,8 +9,8 @@ export interface Caller {
   restaurantId?: string;
 }
 
-/** One answered request, as its access line tells it. */
-export interface AnsweredRequest extends Caller {
+/** One answered request, as its access line tells it (with its caller, when known). */
+export interface AnsweredRequest {
   requestId: string;
   method: string;
   route: string;
@@ -26,6 +26,8 @@ export interface LineSink {
 
 const ACCESS_LEVEL = pino.levels.values.info!;
 const quote = JSON.stringify;
+/** How many values `quoted` keeps: far more than routes, methods and active keys, but bounded. */
+const QUOTED_KEPT = 10_000;
 
 /**
  * One line per request (`msg: "request"`): request id, method, route template, status, duration, and
@@ -41,6 +43,8 @@ const quote = JSON.stringify;
  */
 export class AccessLog {
   private readonly serviceField: string;
+  /** Values that recur from line to line (routes, methods, keys, owners) as JSON strings. */
+  private readonly quotedValues = new Map<string, string>();
 
   constructor(
     private readonly sink: LineSink | null,
@@ -57,7 +61,7 @@ export class AccessLog {
    */
   static create(options: { service: string; level: string; successSample: number; pretty: boolean; fd?: number }): AccessLog {
     const writes = (pino.levels.values[options.level] ?? Infinity) <= ACCESS_LEVEL;
-    const sink = !writes ? null : options.pretty ? prettyStream() : new LineBatch(pino.destination({ dest: options.fd ?? 1, sync: true }));
+    const sink = !writes ? null : options.pretty ? prettyStream() : new LineBatch(pino.destination({ dest: options.fd ?? 1, sync: true, contentMode: 'buffer' }) as unknown as ByteDestination);
     return new AccessLog(sink, options.service, options.successSample);
   }
 
@@ -72,12 +76,22 @@ export class AccessLog {
   }
 
   /** The line of an answer `takes` chose. */
-  write(answered: AnsweredRequest): void {
-    let line = `{"level":${ACCESS_LEVEL},"time":${Date.now()}${this.serviceField},"requestId":${quote(answered.requestId)},"method":${quote(answered.method)},"route":${quote(answered.route)},"status":${answered.status},"durationMs":${answered.durationMs}`;
-    if (answered.keyId !== undefined) line += `,"keyId":${quote(answered.keyId)}`;
-    if (answered.owner !== undefined) line += `,"owner":${quote(answered.owner)}`;
-    if (answered.restaurantId !== undefined) line += `,"restaurantId":${quote(answered.restaurantId)}`;
+  write(answered: AnsweredRequest, caller?: Caller): void {
+    let line = `{"level":${ACCESS_LEVEL},"time":${Date.now()}${this.serviceField},"requestId":${quote(answered.requestId)},"method":${this.quoted(answered.method)},"route":${this.quoted(answered.route)},"status":${answered.status},"durationMs":${answered.durationMs}`;
+    if (caller?.keyId !== undefined) line += `,"keyId":${this.quoted(caller.keyId)}`;
+    if (caller?.owner !== undefined) line += `,"owner":${this.quoted(caller.owner)}`;
+    if (caller?.restaurantId !== undefined) line += `,"restaurantId":${this.quoted(caller.restaurantId)}`;
     this.sink?.write(`${line},"msg":"request"}\n`);
+  }
+
+  /** A recurring value as a JSON string, escaped once: a map lookup instead of JSON.stringify each line. */
+  private quoted(value: string): string {
+    let json = this.quotedValues.get(value);
+    if (json === undefined) {
+      json = quote(value);
+      if (this.quotedValues.size < QUOTED_KEPT) this.quotedValues.set(value, json);
+    }
+    return json;
   }
 
   flush(): void {
@@ -85,42 +99,53 @@ export class AccessLog {
   }
 }
 
-/** Past this many characters a batch leaves at once. */
-const MAX_BATCH_CHARS = 64 * 1024;
+/** Where batches go: SonicBoom in `contentMode: 'buffer'` (its declared types name strings only). */
+interface ByteDestination {
+  write(bytes: Buffer): unknown;
+  on(event: 'error', listener: () => void): unknown;
+}
+
+/** A batch's size: past it, a batch leaves at once. */
+const BATCH_BYTES = 64 * 1024;
 /** A batch leaves at the latest this long after its first line. */
 const MAX_BATCH_DELAY_MS = 50;
 
 /**
  * Lines gathered for up to 50 ms or 64 KB, then handed to `out` in one write: a write costs more than
- * formatting a line (4.2 µs a line written one by one; docs/benchmarks.md), and with successful lines
- * sampled a turn rarely holds more than one. The write is synchronous: an asynchronous one costs the
- * process as much CPU and could be overtaken by shutdown's flush, putting a later line before earlier
- * ones.
+ * formatting a line (4.2 µs a line written one by one; docs/benchmarks.md). Each line is copied into
+ * the batch's bytes as it comes, so that its string dies young: strings kept for the batch's 50 ms
+ * outlived the young generation, and the collector's extra work cost more than their formatting
+ * (profiled; docs/benchmarks.md). The write is synchronous: an asynchronous one costs the process as
+ * much CPU and could be overtaken by shutdown's flush, putting a later line before earlier ones.
  */
 class LineBatch implements LineSink {
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private readonly bytes = Buffer.allocUnsafe(BATCH_BYTES);
+  private used = 0;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly out: ReturnType<typeof pino.destination>) {
+  constructor(private readonly out: ByteDestination) {
     // A stdout that is gone (EPIPE) loses access lines; unheard, its error would end the process.
     out.on('error', () => {});
   }
 
   write(line: string): void {
-    this.pending.push(line);
-    this.pendingChars += line.length;
-    if (this.pendingChars >= MAX_BATCH_CHARS) this.flush();
+    // UTF-8 takes at most 3 bytes for each UTF-16 unit.
+    if (this.used + line.length * 3 > BATCH_BYTES) this.flush();
+    if (line.length * 3 > BATCH_BYTES) {
+      this.out.write(Buffer.from(line));
+      return;
+    }
+    this.used += this.bytes.write(line, this.used);
     // Unreferenced: pending lines never keep a stopping process alive (shutdown flushes them).
-    else this.timer ??= setTimeout(this.flushPending, MAX_BATCH_DELAY_MS).unref();
+    this.timer ??= setTimeout(this.flushPending, MAX_BATCH_DELAY_MS).unref();
   }
 
   private readonly flushPending = (): void => {
     this.timer = null;
-    if (this.pending.length === 0) return;
-    this.out.write(this.pending.join(''));
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.used === 0) return;
+    // A copy: the batch's bytes are filled again while the destination may still hold what it was given.
+    this.out.write(Buffer.from(this.bytes.subarray(0, this.used)));
+    this.used = 0;
   };
 
   /** Everything pending, written out before this returns (shutdown). */

@@ -41,14 +41,10 @@ export function observeAnswer(observers: AnswerObservers, res: ServerResponse, m
     const ms = performance.now() - started;
     metrics?.observeRequest(facts.route, method, res.statusCode, ms / 1000, answeredErrorCode(res));
     if (!accessLog?.takes(res.statusCode)) return;
-    accessLog.write({
-      requestId: facts.requestId,
-      method,
-      route: facts.route,
-      status: res.statusCode,
-      durationMs: Math.round(ms * 10) / 10,
-      ...facts.caller?.(),
-    });
+    accessLog.write(
+      { requestId: facts.requestId, method, route: facts.route, status: res.statusCode, durationMs: Math.round(ms * 10) / 10 },
+      facts.caller?.(),
+    );
   });
 }
 

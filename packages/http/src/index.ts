@@ -12,6 +12,7 @@ export * from './key-invalidations.js';
 export * from './lifecycle.js';
 export * from './logger.js';
 export * from './metrics.js';
+export { LabelledHistogram } from './histogram.js';
 export * from './readiness.js';
 export * from './readiness-checks.js';
 export * from './redis.js';

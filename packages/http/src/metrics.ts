@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { poolStats, type Db, type PoolStats } from '@partner/db';
-import { RequestHistogram } from './request-histogram.js';
+import { LabelledHistogram } from './histogram.js';
 
 /** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -21,7 +21,7 @@ const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100)]
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly duration: RequestHistogram;
+  private readonly duration: LabelledHistogram;
   private readonly errors: Counter<'code'>;
 
   constructor(service: string, options: { db?: Db } = {}) {
@@ -29,7 +29,13 @@ export class ServiceMetrics {
     collectDefaultMetrics({ register: this.registry });
     // Requests are counted by the histogram's `_count`: a counter beside it would cost each request as
     // much again.
-    this.duration = new RequestHistogram(LATENCY_BUCKETS, this.registry);
+    this.duration = new LabelledHistogram(
+      'http_request_duration_seconds',
+      'Time from a request’s arrival to the end of its answer.',
+      ['route', 'method', 'status_class'],
+      LATENCY_BUCKETS,
+      this.registry,
+    );
     this.errors = new Counter({
       name: 'http_errors_total',
       help: 'Error answers by their code (invalid_api_key, rate_limited, quota_exceeded, service_unavailable...).',
@@ -41,7 +47,7 @@ export class ServiceMetrics {
 
   /** A request answered (or abandoned by its client), under its route template; `code` for an error answer. */
   observeRequest(route: string, method: string, status: number, seconds: number, code?: string): void {
-    this.duration.observe(route, method, statusClass(status), seconds);
+    this.duration.observe([route, method, statusClass(status)], seconds);
     if (code) this.errors.inc({ code });
   }
 

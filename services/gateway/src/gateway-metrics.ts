@@ -1,5 +1,5 @@
-import { Counter, Histogram } from 'prom-client';
-import type { ServiceMetrics } from '@partner/http';
+import { Counter } from 'prom-client';
+import { LabelledHistogram, type ServiceMetrics } from '@partner/http';
 import { AuthFailure } from './auth/authenticate.js';
 import type { ServiceName } from './routing/route-table.js';
 
@@ -13,7 +13,7 @@ const UPSTREAM_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
  */
 export class GatewayMetrics {
   private readonly authFailures: Counter<'reason'>;
-  private readonly upstream: Histogram<'upstream' | 'outcome'>;
+  private readonly upstream: LabelledHistogram;
 
   constructor(metrics: ServiceMetrics) {
     const registers = [metrics.registry];
@@ -23,13 +23,14 @@ export class GatewayMetrics {
       labelNames: ['reason'],
       registers,
     });
-    this.upstream = new Histogram({
-      name: 'gateway_upstream_duration_seconds',
-      help: 'Time until the service behind a route started its answer (outcome answered), or failed to (error).',
-      labelNames: ['upstream', 'outcome'],
-      buckets: UPSTREAM_BUCKETS,
-      registers,
-    });
+    // Observed on every forwarded request: kept as the request histogram is.
+    this.upstream = new LabelledHistogram(
+      'gateway_upstream_duration_seconds',
+      'Time until the service behind a route started its answer (outcome answered), or failed to (error).',
+      ['upstream', 'outcome'],
+      UPSTREAM_BUCKETS,
+      metrics.registry,
+    );
   }
 
   /** A request failed at the edge: counted when a key was the reason. */
@@ -40,6 +41,6 @@ export class GatewayMetrics {
 
   /** For `ServiceProxy`: one forwarded request, answered or not. */
   readonly observeUpstream = (service: ServiceName, outcome: 'answered' | 'error', seconds: number): void => {
-    this.upstream.observe({ upstream: service, outcome }, seconds);
+    this.upstream.observe([service, outcome], seconds);
   };
 }
