@@ -48,15 +48,23 @@ export function observeAnswer(observers: AnswerObservers, res: ServerResponse, m
   });
 }
 
-/** The caller of a request that reached a service through the gateway. */
-export function callerOf(principal: Principal | undefined): Caller | undefined {
+/** Callers by principal: a key's principal is one object for as long as the key (or its token) is cached. */
+const callers = new WeakMap<Principal, Readonly<Caller>>();
+
+/** The caller of a request that reached a service through the gateway; made once per principal. */
+export function callerOf(principal: Principal | undefined): Readonly<Caller> | undefined {
   if (principal?.kind !== 'key') return undefined;
-  const { owner } = principal;
-  return {
-    keyId: principal.keyId,
-    owner: `${owner.kind}:${owner.id}`,
-    ...(owner.kind === 'restaurant' ? { restaurantId: owner.id } : {}),
-  };
+  let caller = callers.get(principal);
+  if (!caller) {
+    const { owner } = principal;
+    caller = {
+      keyId: principal.keyId,
+      owner: `${owner.kind}:${owner.id}`,
+      ...(owner.kind === 'restaurant' ? { restaurantId: owner.id } : {}),
+    };
+    callers.set(principal, caller);
+  }
+  return caller;
 }
 
 /** The template of the express route that answered `req` (`/v1/partner/items/:id`), or null before one has. */

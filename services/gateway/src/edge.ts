@@ -65,9 +65,10 @@ const isVisitorFacing = (route: Route, key: AuthenticatedKey) =>
   route.target.service === 'concierge';
 
 /** The access log's caller: the key, its owner, and the restaurant it owns or the route names. */
-function callerAt(key: AuthenticatedKey, match: RouteMatch): Caller {
+function callerAt(key: AuthenticatedKey, match: RouteMatch): Readonly<Caller> | undefined {
+  const caller = callerOf(key.principal);
   const onRestaurant = match.kind === 'found' && match.route.pattern.includes('/restaurants/:id');
-  return { ...callerOf(key.principal), ...(onRestaurant ? { restaurantId: match.params.id } : {}) };
+  return onRestaurant ? { ...caller, restaurantId: match.params.id } : caller;
 }
 
 /** One request at the edge: what every step reads of it. */
