@@ -29,7 +29,7 @@ import type { HostEnvironment, Setup } from './observability-host.js';
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 /** Fresh hosts each round; in each, every measure runs TURNS times against each pair, alternating. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-const TURNS = Number(process.env.BENCH_TURNS ?? 6);
+const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 2);
 const PAGE = 1000;
 /** The issue's bound: observed within 5 % of plain. */
@@ -51,7 +51,7 @@ const HOST = fileURLToPath(new URL('./observability-host.js', import.meta.url));
 
 /**
  * The two hosts, both on core 0, and the gateway base URL of each pair. Odd rounds swap the pairs'
- * ports and the order the host makes them in: an A/A run showed the second pair about 3 % slower.
+ * ports and which one the host starts first: an A/A run showed the second pair about 3 % slower.
  */
 async function startHosts(round: number): Promise<{ processes: ChildProcess[]; base: Record<Setup, string> }> {
   const flip = round % 2 === 1;
@@ -138,24 +138,29 @@ async function run(base: string, processes: ChildProcess[], measure: MeasureName
 
 /** Per measure, each turn's plain and observed runs, side by side. */
 const turnsOf = new Map(MEASURE_NAMES.map((measure) => [measure, [] as Record<Setup, Run>[]]));
+let turnsRun = 0;
 for (let round = 0; round < ROUNDS; round++) {
   const { processes, base } = await startHosts(round);
   // Warm both pairs (JIT, pools, key cache).
   for (const setup of SETUPS) for (const measure of MEASURE_NAMES) await run(base[setup], processes, measure, 2);
-  for (let turn = 0; turn < TURNS; turn++)
+  for (let turn = 0; turn < TURNS; turn++, turnsRun++)
     for (const measure of MEASURE_NAMES) {
       const paired = {} as Record<Setup, Run>;
-      // Each turn starts with the other pair.
-      for (const setup of turn % 2 ? [...SETUPS].reverse() : SETUPS) paired[setup] = await run(base[setup], processes, measure, DURATION_S);
+      // Each turn starts with the other pair, across rounds too.
+      for (const setup of turnsRun % 2 ? [...SETUPS].reverse() : SETUPS) paired[setup] = await run(base[setup], processes, measure, DURATION_S);
       turnsOf.get(measure)!.push(paired);
     }
   await stopProcesses(processes);
 }
 
-/** The median and quartiles of the turns' observed-to-plain ratios. */
+/** The median and quartiles of the turns' observed-to-plain ratios (interpolated between neighbours). */
 function spread(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const at = (q: number) => {
+    const position = q * (sorted.length - 1);
+    const below = Math.floor(position);
+    return sorted[below]! + (sorted[Math.min(below + 1, sorted.length - 1)]! - sorted[below]!) * (position - below);
+  };
   return { median: at(0.5), low: at(0.25), high: at(0.75) };
 }
 const describeRatio = ({ median, low, high }: ReturnType<typeof spread>) =>

@@ -43,7 +43,7 @@ const QUOTED_KEPT = 10_000;
  */
 export class AccessLog {
   private readonly serviceField: string;
-  /** Values that recur from line to line (routes, methods, keys, owners) as JSON strings. */
+  /** Values of our own making that recur from line to line (routes, methods, keys, owners) as JSON strings. */
   private readonly quotedValues = new Map<string, string>();
 
   constructor(
@@ -76,11 +76,12 @@ export class AccessLog {
   }
 
   /** The line of an answer `takes` chose. */
-  write(answered: AnsweredRequest, caller?: Caller): void {
+  write(answered: AnsweredRequest, caller?: Readonly<Caller>): void {
     let line = `{"level":${ACCESS_LEVEL},"time":${Date.now()}${this.serviceField},"requestId":${quote(answered.requestId)},"method":${this.quoted(answered.method)},"route":${this.quoted(answered.route)},"status":${answered.status},"durationMs":${answered.durationMs}`;
     if (caller?.keyId !== undefined) line += `,"keyId":${this.quoted(caller.keyId)}`;
     if (caller?.owner !== undefined) line += `,"owner":${this.quoted(caller.owner)}`;
-    if (caller?.restaurantId !== undefined) line += `,"restaurantId":${this.quoted(caller.restaurantId)}`;
+    // Not kept: at the gateway it is the request path's id, whatever a caller sends.
+    if (caller?.restaurantId !== undefined) line += `,"restaurantId":${quote(caller.restaurantId)}`;
     this.sink?.write(`${line},"msg":"request"}\n`);
   }
 

@@ -17,7 +17,7 @@ export interface AnswerFacts {
   route: string;
   requestId: string;
   /** Asked only for an answer the access log writes (sampling comes first). */
-  caller?: () => Caller | undefined;
+  caller?: () => Readonly<Caller> | undefined;
 }
 
 /**

@@ -16,9 +16,9 @@ type Level = Map<string, Level | Series>;
  * its own types implement: `get`, `reset`), for what is observed on every request. prom-client's
  * Histogram validates and hashes its labels on each observation, bound child or not, which the
  * observability benchmark found to be a third of what observing a cheap request costs
- * (docs/benchmarks.md). Here a series is found by one map lookup per label value (the values are
- * constants: route templates, methods, status classes, service names, whose hashes V8 keeps), and an
- * observation is a bucket search and three additions.
+ * (docs/benchmarks.md). Here a series is found by one map lookup per label value (short strings from
+ * small sets: route templates, methods, status classes, service names; most are constants whose hashes
+ * V8 keeps), and an observation is a bucket search and three additions.
  */
 export class LabelledHistogram {
   readonly type = 'histogram' as const;
