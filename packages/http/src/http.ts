@@ -37,7 +37,11 @@ export function errorBody(code: string, message: string, requestId: string, para
 
 /** A JSON answer in one write, from express or a bare `node:http` handler alike. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** `sendJson` for a body already written as JSON. */
+export function sendJsonText(res: ServerResponse, status: number, json: string): void {
   res.statusCode = status;
   // A route may have set another content type (a file it was about to send) before failing.
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

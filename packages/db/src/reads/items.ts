@@ -20,7 +20,12 @@ export interface ItemPage {
  * live items only; an incremental one also sees deletions (rows with `deleted_at`), as tombstones.
  */
 export async function listItemsInWindow(db: Executor, page: ItemPage): Promise<ItemRow[]> {
-  let query = db.selectFrom('items').selectAll().where('restaurant_id', '=', page.restaurantId).where('updated_at', '<=', page.windowEnd);
+  return itemsInWindow(db, page).selectAll().execute();
+}
+
+/** `listItemsInWindow`'s query before its select list: for a reader that selects what it shows. */
+export function itemsInWindow(db: Executor, page: ItemPage) {
+  let query = db.selectFrom('items').where('restaurant_id', '=', page.restaurantId).where('updated_at', '<=', page.windowEnd);
   if (page.windowStart) query = query.where('updated_at', '>', page.windowStart);
   else query = query.where('deleted_at', 'is', null);
   if (page.status) query = query.where('status', '=', page.status as ItemRow['status']);
@@ -28,7 +33,7 @@ export async function listItemsInWindow(db: Executor, page: ItemPage): Promise<I
     const { updatedAt, id } = page.after;
     query = query.where(sql<boolean>`(updated_at, id) > (${updatedAt}, ${id})`);
   }
-  return query.orderBy('updated_at').orderBy('id').limit(page.limit).execute();
+  return query.orderBy('updated_at').orderBy('id').limit(page.limit);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { keyPrincipal, parseWith, sendJson } from '@partner/http';
+import { keyPrincipal, parseWith, sendJson, sendJsonText } from '@partner/http';
 import { ZAssetUrlsRequest, ZEmbedItemQuery, ZItemListQuery } from '@partner/contracts';
 import type { CatalogDeps } from '../deps.js';
 import { getEmbedItem, getItemDetail, listItems, refreshAssetUrls } from './items.service.js';
@@ -12,8 +12,8 @@ export function registerItemRoutes(router: Router, deps: CatalogDeps): void {
     const query = parseWith(ZItemListQuery, req.query, 'query');
     const page = await listItems(deps, keyPrincipal(req.principal), req.params.id, query);
     // A page of a full sync has no window start; an incremental one starts where the last sync ended.
-    deps.catalogMetrics?.notePage(page.meta.syncWindowStart !== null, page.data.length);
-    sendJson(res, 200, page);
+    deps.catalogMetrics?.notePage(page.meta.syncWindowStart !== null, page.itemsJson.length);
+    sendJsonText(res, 200, `{"data":[${page.itemsJson.join(',')}],"meta":${JSON.stringify(page.meta)}}`);
   });
   router.get('/v1/partner/items/:id', async (req, res) => {
     sendJson(res, 200, { data: await getItemDetail(deps, keyPrincipal(req.principal), req.params.id) });

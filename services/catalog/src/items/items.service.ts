@@ -1,5 +1,5 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { closeSyncWindow, type ItemRow, listItemsInWindow, TOMBSTONE_RETENTION_MS } from '@partner/db';
+import { closeSyncWindow, type ItemRow, itemsInWindow, TOMBSTONE_RETENTION_MS } from '@partner/db';
 import { iso, presentItem } from '@partner/views';
 import {
   AppError,
@@ -9,11 +9,11 @@ import {
   type TEmbedItem,
   type TItem,
   type TItemDetail,
-  type TTombstone,
 } from '@partner/contracts';
 import { decodeListCursor, encodeListCursor } from '@partner/signing';
 import { meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/entitlements';
 import type { CatalogDeps } from '../deps.js';
+import { itemJson } from './item-json.js';
 
 export interface ItemListQuery {
   limit: number;
@@ -22,15 +22,14 @@ export interface ItemListQuery {
   status?: TItem['status'];
 }
 
+/** A sync page: its items (and tombstones) as JSON texts, in order, and its meta. */
 export interface ItemListPage {
-  data: (TItem | TTombstone)[];
+  itemsJson: string[];
   meta: { nextCursor: string | null; syncWindowStart: string | null; syncWindowEnd: string; fullResyncRequired: boolean };
 }
 
 /** How far ahead of the database clock an `updatedAfter` may be before it is plainly wrong. */
 const FUTURE_TOLERANCE_MS = 60_000;
-
-const tombstone = (row: ItemRow): TTombstone => ({ id: row.id, object: 'item', deleted: true, updatedAt: iso(row.updated_at) });
 
 interface PageRequest {
   binding: { listing: string; scope: string; filters: (string | null)[] };
@@ -97,20 +96,22 @@ export async function listItems(
   const { binding, cursor, syncWindowStart, now } = request;
   if (request.pastRetention) {
     await meterApiRequest(deps.usageMeter, principal, await reached, now);
-    return { data: [], meta: { nextCursor: null, syncWindowStart, syncWindowEnd: syncWindowStart!, fullResyncRequired: true } };
+    return { itemsJson: [], meta: { nextCursor: null, syncWindowStart, syncWindowEnd: syncWindowStart!, fullResyncRequired: true } };
   }
 
   const readPage = (end: Date) => {
     // A client already at (or past) the database clock: an empty window that does not move it back.
     const windowEnd = query.updatedAfter && query.updatedAfter >= end ? query.updatedAfter : end;
-    const rows = listItemsInWindow(deps.db, {
+    const rows = itemsInWindow(deps.db, {
       restaurantId,
       windowStart: query.updatedAfter ?? null,
       windowEnd,
       status: query.status ?? null,
       after: cursor?.after ?? null,
       limit: query.limit + 1,
-    });
+    })
+      .select(itemJson(restaurantId).as('json'))
+      .execute();
     rows.catch(() => {}); // awaited below, once access and quota have had their say
     return { windowEnd, rows };
   };
@@ -120,16 +121,14 @@ export async function listItems(
   const { windowEnd, rows: read } = page ?? readPage(await closeSyncWindow(deps.db, restaurantId));
   await meterApiRequest(deps.usageMeter, principal, restaurant, now);
   const rows = await read;
-  const shown = rows.slice(0, query.limit);
-  const last = shown.at(-1);
-  const nextCursor =
-    rows.length > query.limit && last
-      ? encodeListCursor(deps.cursorKey, binding, { windowEnd: iso(windowEnd), updatedAt: iso(last.updated_at), id: last.id })
-      : null;
-  return {
-    data: shown.map((row) => (row.deleted_at ? tombstone(row) : presentItem(row, restaurant.currency))),
-    meta: { nextCursor, syncWindowStart, syncWindowEnd: iso(windowEnd), fullResyncRequired: false },
-  };
+  const itemsJson = rows.slice(0, query.limit).map((row) => row.json);
+  const last = itemsJson.at(-1);
+  // The keyset position is the last item's own: its id and updatedAt, read back from its JSON.
+  const position = rows.length > query.limit && last ? (JSON.parse(last) as { id: string; updatedAt: string }) : null;
+  const nextCursor = position
+    ? encodeListCursor(deps.cursorKey, binding, { windowEnd: iso(windowEnd), updatedAt: position.updatedAt, id: position.id })
+    : null;
+  return { itemsJson, meta: { nextCursor, syncWindowStart, syncWindowEnd: iso(windowEnd), fullResyncRequired: false } };
 }
 
 const noSuchItem = () => new AppError('not_found', 'No such item.');
