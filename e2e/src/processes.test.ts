@@ -1,10 +1,7 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateInternalKeyPair } from '@partner/auth';
-import { SealingKeys } from '@partner/signing';
-import { type TestDatabase, freePort, useTestDatabase } from '@partner/testing';
+import { type TestDatabase, freePort, platformEnvironment, useTestDatabase } from '@partner/testing';
 import { REDIS_URL } from './stack.js';
 
 // The built services as production runs them: `node dist/main.js`, configured by the environment.
@@ -49,22 +46,12 @@ async function waitForHealth(proc: ReturnType<typeof run>, port: number, timeout
 }
 
 describe('service processes', () => {
-  const { publicKey, privateKey } = generateInternalKeyPair();
-  const common = () => ({
+  const common = (): Record<string, string> => ({
+    ...platformEnvironment(database.url, REDIS_URL),
     // Nothing routes by readiness here: SIGTERM need not wait out a load balancer's update.
     SHUTDOWN_DRAIN_SECONDS: '0.2',
-    DATABASE_URL: database.url,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: `p${randomBytes(3).toString('hex')}:`,
-    INTERNAL_JWT_PUBLIC_KEY: publicKey,
-    INTERNAL_JWT_PRIVATE_KEY: privateKey,
-    CONSOLE_ADMIN_TOKEN: randomBytes(16).toString('hex'),
-    CURSOR_SIGNING_SECRET: randomBytes(32).toString('hex'),
-    WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('k1'),
-    ASSET_SIGNING_SECRET: randomBytes(32).toString('hex'),
-    MENU_PAGE_KEY_SECRET: randomBytes(32).toString('hex'),
-    VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
-    ASSET_STORAGE_DIR: '/tmp/ptr-process-test-assets',
+    // Each process's lifecycle lines ("stopped") are what these tests read.
+    LOG_LEVEL: 'info',
   });
 
   it.each([
