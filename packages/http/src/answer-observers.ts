@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Principal } from '@partner/auth';
 import { namesAnswers, nameTracedAnswer } from '@partner/tracing';
 import type { AccessLog, Caller } from './access-log.js';
+import { whenAnswerClosed } from './answer-closed.js';
 import { answeredErrorCode } from './http.js';
 import { type ServiceMetrics, UNMATCHED_ROUTE } from './metrics.js';
 
@@ -12,39 +13,41 @@ export interface AnswerObservers {
   accessLog?: AccessLog;
 }
 
-/** What an answer's observers read of its request once it is done. */
+/**
+ * What an answer's observers read of its request once it is done, when the route and the caller are
+ * known. An object of the request's own (the gateway's edge request) rather than closures: three
+ * allocations a request fewer on the path every API call takes.
+ */
 export interface AnswerFacts {
-  route: string;
-  requestId: string;
+  readonly requestId: string;
+  /** The template of the route that answered, or UNMATCHED_ROUTE. */
+  route(): string;
   /** Asked only for an answer the access log writes (sampling comes first). */
-  caller?: () => Readonly<Caller> | undefined;
+  caller(): Readonly<Caller> | undefined;
 }
 
 /**
  * From now until the connection is done with the answer (sent whole, or cut by its client): counted
  * and timed under its route template, written to the access log, and its span (when traced) named by
- * the template. `factsOf` is read at the end, when the route and the caller are known.
+ * the template.
  */
-export function observeAnswer(observers: AnswerObservers, res: ServerResponse, method: string, factsOf: () => AnswerFacts): void {
+export function observeAnswer(observers: AnswerObservers, res: ServerResponse, method: string, facts: AnswerFacts): void {
   if (namesAnswers())
     nameTracedAnswer(res, () => {
-      const { route } = factsOf();
+      const route = facts.route();
       return route === UNMATCHED_ROUTE ? null : route;
     });
   const { metrics, accessLog } = observers;
   // Nothing to do for an answer no metric counts and no line tells (LOG_LEVEL=warn, no METRICS_PORT).
   if (!metrics && !accessLog?.writes) return;
   const started = performance.now();
-  // `on`, not `once`: a response closes once, and `once` would wrap the listener for each request.
-  res.on('close', () => {
-    const facts = factsOf();
+  whenAnswerClosed(res, () => {
+    const route = facts.route();
     const ms = performance.now() - started;
-    metrics?.observeRequest(facts.route, method, res.statusCode, ms / 1000, answeredErrorCode(res));
-    if (!accessLog?.takes(res.statusCode)) return;
-    accessLog.write(
-      { requestId: facts.requestId, method, route: facts.route, status: res.statusCode, durationMs: Math.round(ms * 10) / 10 },
-      facts.caller?.(),
-    );
+    const status = res.statusCode;
+    metrics?.observeRequest(route, method, status, ms / 1000, status >= 400 ? answeredErrorCode(res) : undefined);
+    if (!accessLog?.takes(status)) return;
+    accessLog.write({ requestId: facts.requestId, method, route, status, durationMs: ms }, facts.caller());
   });
 }
 
@@ -73,18 +76,31 @@ export function routeTemplate(req: Request): string | null {
   return route ? `${req.baseUrl}${String(route.path)}` : null;
 }
 
+/** An express request's facts: the caller is the principal the internal-token guard set (absent on a request it refused). */
+class ExpressAnswerFacts implements AnswerFacts {
+  constructor(private readonly req: Request) {}
+
+  /** Set by requestContext, which runs after the observers begin. */
+  get requestId(): string {
+    return this.req.requestId;
+  }
+
+  route(): string {
+    return routeTemplate(this.req) ?? UNMATCHED_ROUTE;
+  }
+
+  caller(): Readonly<Caller> | undefined {
+    return callerOf((this.req as { principal?: Principal }).principal);
+  }
+}
+
 /** Express: every request observed, under the template of the route that answered, or `unmatched`. */
 export function observeRequests(observers: AnswerObservers): RequestHandler {
   // Nothing observes (no metrics, no access lines, no tracing; tracing starts before any app is built):
   // no closures per request.
   if (!observers.metrics && !observers.accessLog?.writes && !namesAnswers()) return (_req, _res, next) => next();
   return function observedRequest(req, res, next) {
-    observeAnswer(observers, res, req.method, () => ({
-      route: routeTemplate(req) ?? UNMATCHED_ROUTE,
-      requestId: req.requestId,
-      // Set by the internal-token guard; absent on a request it refused.
-      caller: () => callerOf((req as { principal?: Principal }).principal),
-    }));
+    observeAnswer(observers, res, req.method, new ExpressAnswerFacts(req));
     next();
   };
 }

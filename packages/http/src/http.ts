@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ZodError, type z } from 'zod';
 import { AppError, type TErrorBody } from '@partner/contracts';
+import { whenAnswerClosed } from './answer-closed.js';
 import { newRequestId } from './ids.js';
 import { classifyDependencyFault, describeFault, FaultLog } from './dependency-faults.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -112,7 +113,7 @@ export function watchDeadline(
     }, options.ms);
     timer.unref();
   };
-  res.once('close', () => clearTimeout(timer));
+  whenAnswerClosed(res, () => clearTimeout(timer));
   if (isUpload(req)) req.once('end', arm);
   else arm();
 }

@@ -1,5 +1,6 @@
 export * from './access-invalidations.js';
 export * from './access-log.js';
+export * from './answer-closed.js';
 export * from './answer-observers.js';
 export * from './config.js';
 export * from './dependency-faults.js';

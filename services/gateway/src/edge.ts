@@ -3,6 +3,7 @@ import { INTERNAL_TOKEN_HEADER, type InternalTokenSigner, type Principal, VISITO
 import { AppError, type TEnvironment } from '@partner/contracts';
 import {
   type AccessLog,
+  type AnswerFacts,
   answerError,
   type Caller,
   callerOf,
@@ -71,18 +72,39 @@ function callerAt(key: AuthenticatedKey, match: RouteMatch): Readonly<Caller> | 
   return onRestaurant ? { ...caller, restaurantId: match.params.id } : caller;
 }
 
-/** One request at the edge: what every step reads of it. */
-interface EdgeRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  method: string;
-  path: string;
-  requestId: string;
-  /** The Authorization header's bearer token, parsed once, and the environment its prefix claims. */
-  token: string | null;
-  claimed: TEnvironment;
+/** One request at the edge: what every step reads of it, and what its observers read once it is answered. */
+class EdgeRequest implements AnswerFacts, RequestFacts {
+  readonly requestId = newRequestId();
+  /** The environment the bearer token's prefix claims. */
+  readonly claimed: TEnvironment;
   /** The key behind the request, once authenticated (the access log). */
   key?: AuthenticatedKey;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly method: string,
+    readonly path: string,
+    readonly match: RouteMatch,
+    /** The Authorization header's bearer token, parsed once. */
+    readonly token: string | null,
+    private readonly logger: Logger,
+  ) {
+    this.claimed = claimedEnvironment(token);
+  }
+
+  /** The request's logger, made only when something is logged. */
+  log(): Logger {
+    return this.logger.child({ requestId: this.requestId });
+  }
+
+  route(): string {
+    return this.match.kind === 'found' ? this.match.route.pattern : UNMATCHED_ROUTE;
+  }
+
+  caller(): Readonly<Caller> | undefined {
+    return this.key && callerAt(this.key, this.match);
+  }
 }
 
 /**
@@ -125,8 +147,8 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
   const chargeClient = (req: IncomingMessage) => () =>
     checkClientLimit(deps.rateLimiter, deps.clientLimitPerMin, visitorOf(clientAddress(req, deps.trustProxyHops)));
 
-  const serveKeyed = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
-    const { req, res, method, path } = edge;
+  const serveKeyed = async (edge: EdgeRequest, embed: boolean): Promise<void> => {
+    const { req, res, method, path, match } = edge;
     const key = await authenticate(req, edge.token, deps.keyCache, deps.now, chargeClient(req));
     edge.key = key;
     if (key.environment !== edge.claimed) res.setHeader('X-Service-Environment', key.environment);
@@ -161,7 +183,8 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     await dispatch(edge, match.route, key.principal, key, visitor);
   };
 
-  const serve = async (edge: EdgeRequest, match: RouteMatch, embed: boolean): Promise<void> => {
+  const serve = async (edge: EdgeRequest, embed: boolean): Promise<void> => {
+    const { match } = edge;
     if (embed) {
       applyEmbedCors(edge.req, edge.res);
       if (edge.method === 'OPTIONS') return answerPreflight(edge.res);
@@ -170,7 +193,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
       await chargeClient(edge.req)();
       return dispatch(edge, match.route, { kind: 'public' }, null);
     }
-    return serveKeyed(edge, match, embed);
+    return serveKeyed(edge, embed);
   };
 
   return (req, res) => {
@@ -185,21 +208,15 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     // Outside /v1/partner/, only the public routes are the edge's; the app answers the rest.
     if (!keyed && !(match.kind === 'found' && match.route.access.kind === 'public')) return false;
 
-    const token = bearerToken(req);
-    const edge: EdgeRequest = { req, res, method, path, requestId: newRequestId(), token, claimed: claimedEnvironment(token) };
-    observeAnswer(deps, res, method, () => ({
-      route: match.kind === 'found' ? match.route.pattern : UNMATCHED_ROUTE,
-      requestId: edge.requestId,
-      caller: () => edge.key && callerAt(edge.key, match),
-    }));
+    const edge = new EdgeRequest(req, res, method, path, match, bearerToken(req), deps.logger);
+    observeAnswer(deps, res, method, edge);
     res.setHeader('X-Request-Id', edge.requestId);
     // Every answer says which environment it belongs to; a refused key's prefix still tells.
     res.setHeader('X-Service-Environment', edge.claimed);
-    const facts: RequestFacts = { method, path, requestId: edge.requestId, log: () => deps.logger.child({ requestId: edge.requestId }) };
-    watchDeadline(req, res, facts, { ms: deps.requestDeadlineMs, faults: deps.faults });
-    serve(edge, match, atPath.embed).catch((err: unknown) => {
+    watchDeadline(req, res, edge, { ms: deps.requestDeadlineMs, faults: deps.faults });
+    serve(edge, atPath.embed).catch((err: unknown) => {
       deps.gatewayMetrics?.noteFailure(err);
-      answerError(err, facts, res, deps.faults);
+      answerError(err, edge, res, deps.faults);
     });
     return true;
   };

@@ -3,7 +3,7 @@ import { type Readable, Transform } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, VISITOR_HEADER } from '@partner/auth';
 import { AppError } from '@partner/contracts';
-import { deadlinePassed } from '@partner/http';
+import { deadlinePassed, whenAnswerClosed } from '@partner/http';
 import type { ServiceName } from '../routing/route-table.js';
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and what only the gateway may set never cross the hop.
@@ -103,12 +103,13 @@ export class ServiceProxy {
       let upstream: Dispatcher.DispatchController | null = null;
       let answered = false;
       let buffered: Buffer[] | null = null;
-      const onClientGone = () => {
-        if (!res.writableFinished) upstream?.abort(new Error('the client went away'));
-      };
-      res.once('close', onClientGone);
+      let settled = false;
+      // One listener shared with the deadline and the observers, left in place once settled.
+      whenAnswerClosed(res, () => {
+        if (!settled && !res.writableFinished) upstream?.abort(new Error('the client went away'));
+      });
       const done = () => {
-        res.off('close', onClientGone);
+        settled = true;
         resolve();
       };
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -153,7 +154,7 @@ export class ServiceProxy {
             done();
           },
           onResponseError: (_controller, err) => {
-            res.off('close', onClientGone);
+            settled = true;
             if (!answered && !res.destroyed) this.observe?.(service, 'error', (performance.now() - started) / 1000);
             if (res.destroyed || deadlinePassed(res)) return resolve();
             // Mid-body the status is out: all that is left is to cut the response short.
