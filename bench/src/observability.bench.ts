@@ -1,13 +1,11 @@
-// pnpm bench:observability: what metrics and access logs cost (issue 19). Two processes on core 0, one
-// hosting two catalogs and one hosting two gateways (observability-host.ts): a plain pair, and an
-// observed pair (metrics kept, an access line for every request, tracing off), each gateway in front of
-// its own catalog. `/me`, item detail and a full sync of BENCH_ITEMS items, all through the gateway, run
-// against the plain pair and the observed pair in turn, many times over, while this load generator
-// runs on core 1; each run reads the two processes' CPU time (/proc). Within one process the two pairs
-// share what made one process a third faster than another on this machine; turn by turn they share
-// its slow spells.
+// pnpm bench:observability: what metrics and access logs cost (issue 19). A plain pair (a catalog and
+// the gateway in front of it) and an observed pair (metrics kept, access lines for errors and successes
+// as BENCH_ACCESS_LOG_SUCCESS_SAMPLE says, all by default; tracing off), each service a process of its
+// own as deployed, all four on core 0 and started alike (startProcess's `alike`). `/me`, item detail
+// and a full sync of BENCH_ITEMS items, all through the gateway, run against one pair then the other,
+// many times over, while this load generator runs on core 1; each run reads its pair's CPU time
+// (/proc). BENCH_CONTROL=1 runs both pairs plain: the spread the bound is read against.
 import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import {
   benchRedisUrl,
@@ -16,6 +14,7 @@ import {
   formatRate,
   measureHttp,
   median,
+  OBSERVED_ENVIRONMENT,
   pinToCore,
   reportMeasures,
   seedUnlimitedKey,
@@ -24,18 +23,25 @@ import {
   waitUntilUp,
 } from '@partner/bench-kit';
 import { platformEnvironment, seedItems } from '@partner/testing';
-import type { HostEnvironment, Setup } from './observability-host.js';
+import { mainOf } from './services.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 /** Fresh hosts each round; in each, every measure runs TURNS times against each pair, alternating. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 2);
+/** Unmeasured turns of 2 s a measure and pair before a round's turns. */
+const WARMUP_TURNS = Number(process.env.BENCH_WARMUP_TURNS ?? 2);
 const PAGE = 1000;
 /** The issue's bound: observed within 5 % of plain. */
 const MIN_RATIO = 0.95;
 /** An A/A run: the "observed" pair is plain too, to show the spread the bound is read against. */
 const CONTROL = process.env.BENCH_CONTROL === '1';
+/** Which services of the observed pair observe (`gateway,catalog`): where a cost comes from. */
+const OBSERVED_SERVICES = (process.env.BENCH_OBSERVED_SERVICES ?? 'gateway,catalog').split(',');
+
+/** `1`: every success; `0.1`: one in ten. */
+const describeSample = (sample: string) => (Number(sample) === 1 ? 'every success' : `successes sampled at ${sample}`);
 
 const database = await createBenchDatabase();
 const { restaurant, auth } = await seedUnlimitedKey(database.db, ['menu:read', 'assets:read']);
@@ -46,39 +52,37 @@ const environment = {
   MENU_MAX_ITEMS: String(ITEMS),
   SHUTDOWN_DRAIN_SECONDS: '0',
 };
+type Setup = 'plain' | 'observed';
 const SETUPS: Setup[] = ['plain', 'observed'];
-const HOST = fileURLToPath(new URL('./observability-host.js', import.meta.url));
+
+/** A setup's catalog and gateway processes, and its gateway's base URL. */
+interface Pair {
+  processes: ChildProcess[];
+  base: string;
+}
 
 /**
- * The two hosts, both on core 0, and the gateway base URL of each pair. Odd rounds swap the pairs'
- * ports and which one the host starts first: an A/A run showed the second pair about 3 % slower.
+ * Each setup's catalog and gateway, a process each as deployed, all four on core 0 and started alike.
+ * Odd rounds swap the setups' ports and which starts first.
  */
-async function startHosts(round: number): Promise<{ processes: ChildProcess[]; base: Record<Setup, string> }> {
-  const flip = round % 2 === 1;
-  const offset = (setup: Setup) => ((setup === 'observed') !== flip ? 100 : 0);
-  const gatewayPort = (setup: Setup) => 18180 + offset(setup);
-  const catalogPort = (setup: Setup) => 18181 + offset(setup);
-  const host = (variables: Pick<HostEnvironment, 'HOSTED_SERVICE' | 'PLAIN_PORT' | 'OBSERVED_PORT' | 'PLAIN_CATALOG_URL' | 'OBSERVED_CATALOG_URL'>) =>
-    startProcess(
-      HOST,
-      { ...environment, ...variables, OBSERVING: CONTROL ? 'off' : 'on', OBSERVED_FIRST: flip ? '1' : '0' },
-      { observed: false },
+async function startPairs(round: number): Promise<Record<Setup, Pair>> {
+  const order = round % 2 === 1 ? [...SETUPS].reverse() : SETUPS;
+  const pairs = {} as Record<Setup, Pair>;
+  for (const [index, setup] of order.entries()) {
+    const gatewayPort = 18180 + 100 * index;
+    const catalogPort = gatewayPort + 1;
+    const options = (service: 'gateway' | 'catalog') => ({ observed: setup === 'observed' && !CONTROL && OBSERVED_SERVICES.includes(service), alike: true });
+    const catalog = startProcess(mainOf('catalog'), { ...environment, CATALOG_PORT: String(catalogPort) }, options('catalog'));
+    const gateway = startProcess(
+      mainOf('gateway'),
+      { ...environment, GATEWAY_PORT: String(gatewayPort), CATALOG_URL: `http://127.0.0.1:${catalogPort}` },
+      options('gateway'),
     );
-  const catalogs = host({ HOSTED_SERVICE: 'catalog', PLAIN_PORT: String(catalogPort('plain')), OBSERVED_PORT: String(catalogPort('observed')) });
-  const gateways = host({
-    HOSTED_SERVICE: 'gateway',
-    PLAIN_PORT: String(gatewayPort('plain')),
-    OBSERVED_PORT: String(gatewayPort('observed')),
-    PLAIN_CATALOG_URL: `http://127.0.0.1:${catalogPort('plain')}`,
-    OBSERVED_CATALOG_URL: `http://127.0.0.1:${catalogPort('observed')}`,
-  });
-  const base = {
-    plain: `http://127.0.0.1:${gatewayPort('plain')}/v1/partner`,
-    observed: `http://127.0.0.1:${gatewayPort('observed')}/v1/partner`,
-  };
-  await Promise.all(SETUPS.map((setup) => waitUntilUp(`${base[setup]}/restaurants`, auth)));
-  await Promise.all([pinToCore(catalogs, 0), pinToCore(gateways, 0)]);
-  return { processes: [catalogs, gateways], base };
+    pairs[setup] = { processes: [catalog, gateway], base: `http://127.0.0.1:${gatewayPort}/v1/partner` };
+  }
+  await Promise.all(SETUPS.map((setup) => waitUntilUp(`${pairs[setup].base}/restaurants`, auth)));
+  await Promise.all(SETUPS.flatMap((setup) => pairs[setup].processes.map((child) => pinToCore(child, 0))));
+  return pairs;
 }
 
 /** A full sync as a client runs it: follow nextCursor until null. */
@@ -115,7 +119,7 @@ const MEASURES = {
 type MeasureName = keyof typeof MEASURES;
 const MEASURE_NAMES = Object.keys(MEASURES) as MeasureName[];
 
-async function run(base: string, processes: ChildProcess[], measure: MeasureName, durationSeconds: number): Promise<Run> {
+async function run({ base, processes }: Pair, measure: MeasureName, durationSeconds: number): Promise<Run> {
   const cpuBefore = await cpuSeconds(processes);
   let done: { rate: number; count: number; errors: number };
   if (measure === 'sync') {
@@ -140,17 +144,19 @@ async function run(base: string, processes: ChildProcess[], measure: MeasureName
 const turnsOf = new Map(MEASURE_NAMES.map((measure) => [measure, [] as Record<Setup, Run>[]]));
 let turnsRun = 0;
 for (let round = 0; round < ROUNDS; round++) {
-  const { processes, base } = await startHosts(round);
-  // Warm both pairs (JIT, pools, key cache).
-  for (const setup of SETUPS) for (const measure of MEASURE_NAMES) await run(base[setup], processes, measure, 2);
+  const pairs = await startPairs(round);
+  // Warm both pairs, turn about (JIT, pools, caches): loaded one at a time, a pair's item detail was
+  // still speeding up after 16 s (6.8k to 15k requests in 2 s).
+  for (let turn = 0; turn < WARMUP_TURNS; turn++)
+    for (const setup of SETUPS) for (const measure of MEASURE_NAMES) await run(pairs[setup], measure, 2);
   for (let turn = 0; turn < TURNS; turn++, turnsRun++)
     for (const measure of MEASURE_NAMES) {
       const paired = {} as Record<Setup, Run>;
       // Each turn starts with the other pair, across rounds too.
-      for (const setup of turnsRun % 2 ? [...SETUPS].reverse() : SETUPS) paired[setup] = await run(base[setup], processes, measure, DURATION_S);
+      for (const setup of turnsRun % 2 ? [...SETUPS].reverse() : SETUPS) paired[setup] = await run(pairs[setup], measure, DURATION_S);
       turnsOf.get(measure)!.push(paired);
     }
-  await stopProcesses(processes);
+  await stopProcesses(SETUPS.flatMap((setup) => pairs[setup].processes));
 }
 
 /** The median and quartiles of the turns' observed-to-plain ratios (interpolated between neighbours). */
@@ -185,7 +191,7 @@ const describe = (figures: ReturnType<typeof summary>['plain'], unit: string) =>
   `${formatRate(figures.rate, unit)}, ${figures.cpuMicros.toFixed(1)} µs of server CPU each`;
 
 reportMeasures(
-  `Observability overhead${CONTROL ? ' (A/A control: both pairs plain)' : ''}: metrics and an access line for every request, against the same services plain in the same processes; ${ROUNDS} rounds × ${TURNS} turns of ${DURATION_S} s a measure and pair (medians of the turns' ratios)`,
+  `Observability overhead${CONTROL ? ' (A/A control: both pairs plain)' : ''}: metrics and access lines (every error, ${describeSample(OBSERVED_ENVIRONMENT.ACCESS_LOG_SUCCESS_SAMPLE!)}), against the same services plain, each service a process of its own; ${ROUNDS} rounds × ${TURNS} turns of ${DURATION_S} s a measure and pair (medians of the turns' ratios)`,
   MEASURE_NAMES.map((measure) => {
     const figures = summary(measure);
     return {

@@ -86,24 +86,28 @@ process.on('exit', () => {
 });
 
 /**
- * What an observed service runs with: metrics kept (on a free port) and an access line for every
- * request (to its stdout, dropped unless `logTo`); tracing stays off.
+ * What an observed service runs with: metrics kept (on a free port) and access lines (to its stdout,
+ * dropped unless `logTo`) for every error and, by default, every success
+ * (`BENCH_ACCESS_LOG_SUCCESS_SAMPLE` for another fraction); tracing stays off.
  */
 export const OBSERVED_ENVIRONMENT: Readonly<Record<string, string>> = {
   METRICS_PORT: '0',
   METRICS_HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
-  ACCESS_LOG_SUCCESS_SAMPLE: '1',
+  ACCESS_LOG_SUCCESS_SAMPLE: process.env.BENCH_ACCESS_LOG_SUCCESS_SAMPLE ?? '1',
 };
 
 /**
  * `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise.
  * `observed`: run it as OBSERVED_ENVIRONMENT says; by default when BENCH_OBSERVABILITY=1, for any benchmark.
+ * `alike`: started as every other `alike` process is (V8's hash and random seeds fixed, no address
+ * space randomisation), so that two such processes of one program run alike (see
+ * `pnpm bench:observability`).
  */
 export function startProcess(
   script: string,
   env: Record<string, string>,
-  options: { logTo?: string; observed?: boolean } = {},
+  options: { logTo?: string; observed?: boolean; alike?: boolean } = {},
 ): ChildProcess {
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
   const stdout = options.logTo ? openSync(options.logTo, 'a') : 'ignore';
@@ -111,7 +115,10 @@ export function startProcess(
   const child = fork(script, [], {
     env: { ...process.env, ...env, ...(observed ? OBSERVED_ENVIRONMENT : {}) },
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
-    execArgv,
+    // setarch runs node in its own place (exec), with the address space laid out the same every time.
+    ...(options.alike
+      ? { execPath: 'setarch', execArgv: ['x86_64', '--addr-no-randomize', process.execPath, '--hash-seed=1', '--random-seed=1', ...execArgv] }
+      : { execArgv }),
   });
   if (typeof stdout === 'number') closeSync(stdout); // the child holds its own copy
   startedProcesses.add(child);

@@ -1,8 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { poolStats, type Db, type PoolStats } from '@partner/db';
 import { LabelledHistogram } from './histogram.js';
+import { collectProcessMetrics } from './process-metrics.js';
 
 /** Seconds: from a cached answer (a millisecond) to the request deadline (8 s) and past it. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -15,8 +16,8 @@ const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100)]
 
 /**
  * One service's Prometheus metrics (prom-client), in a registry of its own labelled with the service:
- * requests by route template, method and status class; Node's process metrics and event-loop lag; the
- * database pool. Label values are bounded sets (templates, never paths or ids). A service adds what only
+ * requests by route template, method and status class; Node's process metrics and event-loop lag
+ * (collectProcessMetrics); the database pool. Label values are bounded sets (templates, never paths or ids). A service adds what only
  * it knows with `registers: [metrics.registry]`.
  */
 export class ServiceMetrics {
@@ -26,7 +27,7 @@ export class ServiceMetrics {
 
   constructor(service: string, options: { db?: Db } = {}) {
     this.registry.setDefaultLabels({ service });
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
     // Requests are counted by the histogram's `_count`: a counter beside it would cost each request as
     // much again.
     this.duration = new LabelledHistogram(
