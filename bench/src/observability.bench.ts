@@ -117,7 +117,8 @@ const MEASURES = {
   sync: { name: `full sync through the gateway, ${ITEMS.toLocaleString('en-US')} items, pages of ${PAGE}`, unit: 'items/s' },
 } as const;
 type MeasureName = keyof typeof MEASURES;
-const MEASURE_NAMES = Object.keys(MEASURES) as MeasureName[];
+/** `BENCH_MEASURES=item` (or `me,sync`...): only those. */
+const MEASURE_NAMES = (process.env.BENCH_MEASURES?.split(',') ?? Object.keys(MEASURES)) as MeasureName[];
 
 async function run({ base, processes }: Pair, measure: MeasureName, durationSeconds: number): Promise<Run> {
   const cpuBefore = await cpuSeconds(processes);

@@ -1,7 +1,7 @@
 import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
@@ -85,16 +85,24 @@ process.on('exit', () => {
   for (const child of startedProcesses) child.kill('SIGKILL');
 });
 
+/** The fraction of successful answers the Kubernetes manifests give an access line. */
+function deployedAccessLogSample(): string {
+  const manifest = readFileSync(new URL('../../../infra/k8s/base/config.env', import.meta.url), 'utf8');
+  const sample = /^ACCESS_LOG_SUCCESS_SAMPLE=(\S+)$/m.exec(manifest)?.[1];
+  if (!sample) throw new Error('infra/k8s/base/config.env sets no ACCESS_LOG_SUCCESS_SAMPLE');
+  return sample;
+}
+
 /**
  * What an observed service runs with: metrics kept (on a free port) and access lines (to its stdout,
- * dropped unless `logTo`) for every error and, by default, every success
- * (`BENCH_ACCESS_LOG_SUCCESS_SAMPLE` for another fraction); tracing stays off.
+ * dropped unless `logTo`) for every error and for successes as the manifests deploy them
+ * (`BENCH_ACCESS_LOG_SUCCESS_SAMPLE` for another fraction: 1, every one); tracing stays off.
  */
 export const OBSERVED_ENVIRONMENT: Readonly<Record<string, string>> = {
   METRICS_PORT: '0',
   METRICS_HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
-  ACCESS_LOG_SUCCESS_SAMPLE: process.env.BENCH_ACCESS_LOG_SUCCESS_SAMPLE ?? '1',
+  ACCESS_LOG_SUCCESS_SAMPLE: process.env.BENCH_ACCESS_LOG_SUCCESS_SAMPLE ?? deployedAccessLogSample(),
 };
 
 /**
