@@ -1,6 +1,6 @@
 // pnpm bench:observability: what metrics and access logs cost (issue 19). A plain pair (a catalog and
-// the gateway in front of it) and an observed pair (metrics kept, access lines for errors and successes
-// as BENCH_ACCESS_LOG_SUCCESS_SAMPLE says, all by default; tracing off), each service a process of its
+// the gateway in front of it) and an observed pair (metrics kept, access lines for every error and for
+// successes as the manifests sample them, or as BENCH_ACCESS_LOG_SUCCESS_SAMPLE says; tracing off), each service a process of its
 // own as deployed, all four on core 0 and started alike (startProcess's `alike`). `/me`, item detail
 // and a full sync of BENCH_ITEMS items, all through the gateway, run against one pair then the other,
 // many times over, while this load generator runs on core 1; each run reads its pair's CPU time
@@ -14,7 +14,7 @@ import {
   formatRate,
   measureHttp,
   median,
-  OBSERVED_ENVIRONMENT,
+  observedEnvironment,
   pinToCore,
   reportMeasures,
   seedUnlimitedKey,
@@ -26,7 +26,7 @@ import { platformEnvironment, seedItems } from '@partner/testing';
 import { mainOf } from './services.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
-/** Fresh hosts each round; in each, every measure runs TURNS times against each pair, alternating. */
+/** Fresh processes each round; in each, every measure runs TURNS times against each pair, alternating. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 2);
@@ -119,6 +119,8 @@ const MEASURES = {
 type MeasureName = keyof typeof MEASURES;
 /** `BENCH_MEASURES=item` (or `me,sync`...): only those. */
 const MEASURE_NAMES = (process.env.BENCH_MEASURES?.split(',') ?? Object.keys(MEASURES)) as MeasureName[];
+const unknownMeasure = MEASURE_NAMES.find((name) => !(name in MEASURES));
+if (unknownMeasure) throw new Error(`BENCH_MEASURES: no measure ${unknownMeasure} (${Object.keys(MEASURES).join(', ')})`);
 
 async function run({ base, processes }: Pair, measure: MeasureName, durationSeconds: number): Promise<Run> {
   const cpuBefore = await cpuSeconds(processes);
@@ -192,7 +194,7 @@ const describe = (figures: ReturnType<typeof summary>['plain'], unit: string) =>
   `${formatRate(figures.rate, unit)}, ${figures.cpuMicros.toFixed(1)} µs of server CPU each`;
 
 reportMeasures(
-  `Observability overhead${CONTROL ? ' (A/A control: both pairs plain)' : ''}: metrics and access lines (every error, ${describeSample(OBSERVED_ENVIRONMENT.ACCESS_LOG_SUCCESS_SAMPLE!)}), against the same services plain, each service a process of its own; ${ROUNDS} rounds × ${TURNS} turns of ${DURATION_S} s a measure and pair (medians of the turns' ratios)`,
+  `Observability overhead${CONTROL ? ' (A/A control: both pairs plain)' : ''}: metrics and access lines (every error, ${describeSample(observedEnvironment().ACCESS_LOG_SUCCESS_SAMPLE!)}), against the same services plain, each service a process of its own; ${ROUNDS} rounds × ${TURNS} turns of ${DURATION_S} s a measure and pair (medians of the turns' ratios)`,
   MEASURE_NAMES.map((measure) => {
     const figures = summary(measure);
     return {

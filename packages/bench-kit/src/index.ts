@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { machine } from 'node:os';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -88,7 +89,7 @@ process.on('exit', () => {
 /** The fraction of successful answers the Kubernetes manifests give an access line. */
 function deployedAccessLogSample(): string {
   const manifest = readFileSync(new URL('../../../infra/k8s/base/config.env', import.meta.url), 'utf8');
-  const sample = /^ACCESS_LOG_SUCCESS_SAMPLE=(\S+)$/m.exec(manifest)?.[1];
+  const sample = /^ACCESS_LOG_SUCCESS_SAMPLE=(\S+)\r?$/m.exec(manifest)?.[1];
   if (!sample) throw new Error('infra/k8s/base/config.env sets no ACCESS_LOG_SUCCESS_SAMPLE');
   return sample;
 }
@@ -98,16 +99,18 @@ function deployedAccessLogSample(): string {
  * dropped unless `logTo`) for every error and for successes as the manifests deploy them
  * (`BENCH_ACCESS_LOG_SUCCESS_SAMPLE` for another fraction: 1, every one); tracing stays off.
  */
-export const OBSERVED_ENVIRONMENT: Readonly<Record<string, string>> = {
-  METRICS_PORT: '0',
-  METRICS_HOST: '127.0.0.1',
-  LOG_LEVEL: 'info',
-  ACCESS_LOG_SUCCESS_SAMPLE: process.env.BENCH_ACCESS_LOG_SUCCESS_SAMPLE ?? deployedAccessLogSample(),
-};
+export function observedEnvironment(): Readonly<Record<string, string>> {
+  return {
+    METRICS_PORT: '0',
+    METRICS_HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ACCESS_LOG_SUCCESS_SAMPLE: process.env.BENCH_ACCESS_LOG_SUCCESS_SAMPLE ?? deployedAccessLogSample(),
+  };
+}
 
 /**
  * `logTo`: a file that receives the process's stdout (its log lines), which is dropped otherwise.
- * `observed`: run it as OBSERVED_ENVIRONMENT says; by default when BENCH_OBSERVABILITY=1, for any benchmark.
+ * `observed`: run it as observedEnvironment says; by default when BENCH_OBSERVABILITY=1, for any benchmark.
  * `alike`: started as every other `alike` process is (V8's hash and random seeds fixed, no address
  * space randomisation), so that two such processes of one program run alike (see
  * `pnpm bench:observability`).
@@ -121,11 +124,11 @@ export function startProcess(
   const stdout = options.logTo ? openSync(options.logTo, 'a') : 'ignore';
   const observed = options.observed ?? process.env.BENCH_OBSERVABILITY === '1';
   const child = fork(script, [], {
-    env: { ...process.env, ...env, ...(observed ? OBSERVED_ENVIRONMENT : {}) },
+    env: { ...process.env, ...env, ...(observed ? observedEnvironment() : {}) },
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
     // setarch runs node in its own place (exec), with the address space laid out the same every time.
     ...(options.alike
-      ? { execPath: 'setarch', execArgv: ['x86_64', '--addr-no-randomize', process.execPath, '--hash-seed=1', '--random-seed=1', ...execArgv] }
+      ? { execPath: 'setarch', execArgv: [machine(), '--addr-no-randomize', process.execPath, '--hash-seed=1', '--random-seed=1', ...execArgv] }
       : { execArgv }),
   });
   if (typeof stdout === 'number') closeSync(stdout); // the child holds its own copy

@@ -47,15 +47,21 @@ describe('an access line', () => {
     return { log: new AccessLog({ write: (line: string) => void lines.push(line) }, 'svc', successSample, () => 0.5), lines };
   };
 
-  it('is one line of JSON as pino writes it, every value of our own or a caller escaped, durations in tenths of a millisecond, the caller only when known', () => {
+  it('is one line of JSON as pino writes it, every value escaped, durations in tenths of a millisecond, the caller only when known', () => {
     const { log, lines } = written();
-    const tricky = '/things/"quoted"\n\\{"injected":true}\u2028';
-    log.write({ requestId: 'req_1', method: 'GET', route: tricky, status: 404, durationMs: 0.66 });
+    const tricky = 'req_"quoted"\n\\{"injected":true}\u2028';
+    log.write({ requestId: tricky, method: 'GET', route: tricky, status: 404, durationMs: 0.66 });
     log.write({ requestId: 'req_2', method: 'POST', route: '/x', status: 201, durationMs: 1234.96 }, { keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1' });
     expect(lines.every((line) => line.endsWith('\n') && line.indexOf('\n') === line.length - 1)).toBe(true);
     const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(first).toEqual({ level: 30, time: expect.any(Number), service: 'svc', requestId: 'req_1', method: 'GET', route: tricky, status: 404, durationMs: 0.7, msg: 'request' });
-    expect(second).toMatchObject({ keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1', status: 201, durationMs: 1235 });
+    expect(first).toEqual({ level: 30, time: expect.any(Number), service: 'svc', requestId: tricky, method: 'GET', route: tricky, status: 404, durationMs: 0.7, msg: 'request' });
+    expect(second).toMatchObject({ requestId: 'req_2', keyId: 'key_1', owner: 'restaurant:rst_1', restaurantId: 'rst_1', status: 201, durationMs: 1235 });
+  });
+
+  it('writes any duration as a JSON number', () => {
+    const { log, lines } = written();
+    for (const durationMs of [0, 0.04, -0.26, Number.NaN, 1e21]) log.write({ requestId: 'req_1', method: 'GET', route: '/x', status: 500, durationMs });
+    expect(lines.map((line) => (JSON.parse(line) as { durationMs: number }).durationMs)).toEqual([0, 0, 0, 0, 1e21]);
   });
 
   it('is taken for every error, and for successes as sampled; never below the info level', () => {

@@ -20,6 +20,8 @@ export function whenAnswerClosed(res: ServerResponse, closer: () => void): void 
     return;
   }
   const closers = [closer];
+  // On the response itself, not in a WeakMap: every response gets the property at once, in the same
+  // order, so they keep one shape, and a lookup per closer stays a property load.
   (res as WithClosers)[CLOSERS] = closers;
   // `on`, not `once`: a response closes once, and `once` would wrap the listener for each request.
   res.on('close', () => {

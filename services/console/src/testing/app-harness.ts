@@ -8,7 +8,7 @@ import { generateInternalKeyPair } from '@partner/auth';
 import { LocalDirectoryStorage } from '@partner/assets';
 import { startS3TestServer, type S3TestServer } from '@partner/assets/testing';
 import { connectRedis, DEFAULT_MAX_BODY_BYTES, silentLogger } from '@partner/http';
-import { freePort, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
+import { downService, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
 import { createApp } from '../app.js';
 import type { ConsoleDeps } from '../deps.js';
 import { WebhooksServiceClient } from '../webhooks/webhooks.client.js';
@@ -32,7 +32,7 @@ export interface AppHarness {
 /**
  * Console as `server.ts` builds it, on this test file's own database, Redis prefix and asset directory
  * (or, with `storage: 's3'`, a bucket on an S3-protocol server of its own). The webhooks service is not
- * running: its client points at a closed port.
+ * running: its client points at a port that cuts every connection (downService).
  */
 export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}): Promise<AppHarness> {
   const database = await useTestDatabase();
@@ -41,6 +41,7 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
   const storageDir = await mkdtemp(join(tmpdir(), 'console-assets-'));
   const s3 = options.storage === 's3' ? await startS3TestServer() : undefined;
   const adminToken = `adm_${randomBytes(24).toString('hex')}`;
+  const webhooksDown = await downService();
   let offsetMs = 0;
   const deps: ConsoleDeps = {
     db: database.db,
@@ -54,7 +55,7 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     storage: s3 ? s3.storage() : new LocalDirectoryStorage(storageDir),
     maxModelBytes: 5 * 1024 * 1024,
     webhooks: new WebhooksServiceClient({
-      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      baseUrl: `http://127.0.0.1:${webhooksDown.port}`,
       internalPrivateKey: generateInternalKeyPair().privateKey,
     }),
     menuPageKeySecret: randomBytes(32).toString('hex'),
@@ -77,7 +78,7 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     close: async () => {
       await Promise.all(listeners.map((listener) => listener.close()));
       await redis.quit();
-      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(storageDir, { recursive: true, force: true }), s3?.close()]);
+      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(storageDir, { recursive: true, force: true }), s3?.close(), webhooksDown.close()]);
     },
   };
 }

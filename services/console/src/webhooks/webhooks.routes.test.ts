@@ -7,7 +7,7 @@ import { createApp } from '../app.js';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
 import { WebhooksServiceClient } from './webhooks.client.js';
 
-// The harness's webhooks service is down (a closed port). The forwarding itself, against a running
+// The harness's webhooks service is down (downService). The forwarding itself, against a running
 // webhooks service, is e2e's (e2e/src/webhooks.test.ts).
 
 const h = useAppHarness();
