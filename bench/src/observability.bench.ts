@@ -1,10 +1,11 @@
 // pnpm bench:observability: what metrics and access logs cost (issue 19). A plain pair (a catalog and
 // the gateway in front of it) and an observed pair (metrics kept, access lines for every error and for
-// successes as the manifests sample them, or as BENCH_ACCESS_LOG_SUCCESS_SAMPLE says; tracing off), each service a process of its
-// own as deployed, all four on core 0 and started alike (startProcess's `alike`). `/me`, item detail
-// and a full sync of BENCH_ITEMS items, all through the gateway, run against one pair then the other,
-// many times over, while this load generator runs on core 1; each run reads its pair's CPU time
-// (/proc). BENCH_CONTROL=1 runs both pairs plain: the spread the bound is read against.
+// successes as the manifests sample them, or as BENCH_ACCESS_LOG_SUCCESS_SAMPLE says; tracing off),
+// each service a process of its own as deployed, all four on core 0 and started alike (startProcess's
+// `alike`). `/me`, item detail and a full sync of BENCH_ITEMS items, all through the gateway, run
+// against one pair then the other, many times over, while this load generator runs on core 1; each
+// run reads its pair's CPU time (/proc). BENCH_CONTROL=1 runs both pairs plain: the spread the bound
+// is read against.
 import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import {
@@ -71,7 +72,10 @@ async function startPairs(round: number): Promise<Record<Setup, Pair>> {
   for (const [index, setup] of order.entries()) {
     const gatewayPort = 18180 + 100 * index;
     const catalogPort = gatewayPort + 1;
-    const options = (service: 'gateway' | 'catalog') => ({ observed: setup === 'observed' && !CONTROL && OBSERVED_SERVICES.includes(service), alike: true });
+    const options = (service: 'gateway' | 'catalog') => ({
+      observed: setup === 'observed' && !CONTROL && OBSERVED_SERVICES.includes(service),
+      alike: true,
+    });
     const catalog = startProcess(mainOf('catalog'), { ...environment, CATALOG_PORT: String(catalogPort) }, options('catalog'));
     const gateway = startProcess(
       mainOf('gateway'),

@@ -86,12 +86,14 @@ process.on('exit', () => {
   for (const child of startedProcesses) child.kill('SIGKILL');
 });
 
-/** The fraction of successful answers the Kubernetes manifests give an access line. */
+/** The fraction of successful answers the Kubernetes manifests give an access line (read once). */
+let deployedSample: string | undefined;
 function deployedAccessLogSample(): string {
+  if (deployedSample !== undefined) return deployedSample;
   const manifest = readFileSync(new URL('../../../infra/k8s/base/config.env', import.meta.url), 'utf8');
   const sample = /^ACCESS_LOG_SUCCESS_SAMPLE=(\S+)\r?$/m.exec(manifest)?.[1];
   if (!sample) throw new Error('infra/k8s/base/config.env sets no ACCESS_LOG_SUCCESS_SAMPLE');
-  return sample;
+  return (deployedSample = sample);
 }
 
 /**
@@ -128,7 +130,10 @@ export function startProcess(
     stdio: ['ignore', stdout, 'inherit', 'ipc'],
     // setarch runs node in its own place (exec), with the address space laid out the same every time.
     ...(options.alike
-      ? { execPath: 'setarch', execArgv: [machine(), '--addr-no-randomize', process.execPath, '--hash-seed=1', '--random-seed=1', ...execArgv] }
+      ? {
+          execPath: 'setarch',
+          execArgv: [machine(), '--addr-no-randomize', process.execPath, '--hash-seed=1', '--random-seed=1', ...execArgv],
+        }
       : { execArgv }),
   });
   if (typeof stdout === 'number') closeSync(stdout); // the child holds its own copy

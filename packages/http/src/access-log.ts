@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { isRequestId } from './ids.js';
 import { prettyStream } from './logger.js';
 
 /** Who made a request, as far as the service knows it: never the key itself. */
@@ -63,7 +64,11 @@ export class AccessLog {
    */
   static create(options: { service: string; level: string; successSample: number; pretty: boolean; fd?: number }): AccessLog {
     const writes = (pino.levels.values[options.level] ?? Infinity) <= ACCESS_LEVEL;
-    const sink = !writes ? null : options.pretty ? prettyStream() : new LineBatch(pino.destination({ dest: options.fd ?? 1, sync: true, contentMode: 'buffer' }) as unknown as ByteDestination);
+    const sink = !writes
+      ? null
+      : options.pretty
+        ? prettyStream()
+        : new LineBatch(pino.destination({ dest: options.fd ?? 1, sync: true, contentMode: 'buffer' }) as unknown as ByteDestination);
     return new AccessLog(sink, options.service, options.successSample);
   }
 
@@ -102,11 +107,8 @@ export class AccessLog {
   }
 }
 
-/** What request ids are made of (newRequestId, requestContext): nothing JSON would escape. */
-const PLAIN_REQUEST_ID = /^req_[A-Za-z0-9]+$/;
-
 /** A request id as JSON: quoted as it is (JSON.stringify costs twice the check), escaped if ever it must be. */
-const requestIdJson = (id: string): string => (PLAIN_REQUEST_ID.test(id) ? `"${id}"` : quote(id));
+const requestIdJson = (id: string): string => (isRequestId(id) ? `"${id}"` : quote(id));
 
 /**
  * Milliseconds to one decimal from two small integers: V8 writes a fraction (`Math.round(ms * 10) / 10`)

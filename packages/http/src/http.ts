@@ -3,7 +3,7 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import { ZodError, type z } from 'zod';
 import { AppError, type TErrorBody } from '@partner/contracts';
 import { whenAnswerClosed } from './answer-closed.js';
-import { newRequestId } from './ids.js';
+import { isRequestId, newRequestId } from './ids.js';
 import { classifyDependencyFault, describeFault, FaultLog } from './dependency-faults.js';
 import { silentLogger, type Logger } from './logger.js';
 
@@ -24,8 +24,7 @@ declare global {
 export function requestContext(logger: Logger, options: { trustIncomingId: boolean }): RequestHandler {
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
-    req.requestId =
-      options.trustIncomingId && typeof incoming === 'string' && /^req_[A-Za-z0-9]{8,64}$/.test(incoming) ? incoming : newRequestId();
+    req.requestId = options.trustIncomingId && typeof incoming === 'string' && isRequestId(incoming) ? incoming : newRequestId();
     req.log = logger.child({ requestId: req.requestId });
     res.setHeader('X-Request-Id', req.requestId);
     next();

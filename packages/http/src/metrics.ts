@@ -17,8 +17,8 @@ const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100)]
 /**
  * One service's Prometheus metrics (prom-client), in a registry of its own labelled with the service:
  * requests by route template, method and status class; Node's process metrics and event-loop lag
- * (collectProcessMetrics); the database pool. Label values are bounded sets (templates, never paths or ids). A service adds what only
- * it knows with `registers: [metrics.registry]`.
+ * (collectProcessMetrics); the database pool. Label values are bounded sets (templates, never paths
+ * or ids). A service adds what only it knows with `registers: [metrics.registry]`.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
