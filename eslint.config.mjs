@@ -8,7 +8,21 @@ import tseslint from 'typescript-eslint';
  * none: it calls the owner's API. Tests, fixtures and benchmarks arrange data as they need.
  */
 const TABLE_WRITERS = {
-  'services/console': ['restaurants', 'sections', 'items', 'integrator_orgs', 'api_keys', 'connect_links', 'grants', 'platform_settings', 'audit_events'],
+  'services/console': [
+    'restaurants',
+    'sections',
+    'items',
+    'integrator_orgs',
+    'api_keys',
+    'connect_links',
+    'grants',
+    'platform_settings',
+    'audit_events',
+    'accounts',
+    'memberships',
+    'account_sessions',
+    'sign_in_links',
+  ],
   'services/webhooks': ['webhook_endpoints', 'webhook_deliveries', 'notifications', 'menu_update_bursts', 'outbox_events'],
   'services/catalog': [],
   'services/concierge': [],

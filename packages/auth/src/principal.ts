@@ -18,6 +18,10 @@ export type Principal =
   /** A route that needs no key (signed asset files). */
   | { kind: 'public' }
   /** Platform staff through console (the dashboard's backend): acts for any owner on operator routes. */
-  | { kind: 'operator' };
+  | { kind: 'operator' }
+  /** A person signed in to the dashboard, acting through console for one owner they may manage. */
+  | { kind: 'owner'; owner: OwnerRef };
 
 export type KeyPrincipal = Extract<Principal, { kind: 'key' }>;
+/** Acts for one owner: an API key, or a signed-in person through console. */
+export type OwnerPrincipal = Extract<Principal, { kind: 'key' | 'owner' }>;

@@ -183,3 +183,39 @@ export const ZGrant = z.object({
 export type TGrant = z.infer<typeof ZGrant>;
 
 export const ZKillSwitch = z.strictObject({ concierge: z.boolean() });
+
+// The dashboard's people: sign-in, sessions and team members.
+const ZEmail = z
+  .email()
+  .max(320)
+  .transform((email) => email.toLowerCase());
+/** NIST SP 800-63B: at least 12 characters here, long passphrases welcome, no composition rules. */
+export const ZNewPassword = z.string().min(12, 'must be at least 12 characters').max(256);
+
+export const ZPasswordSignIn = z.strictObject({ email: ZEmail, password: z.string().min(1).max(256) });
+export const ZSignInLinkRequest = z.strictObject({ email: ZEmail });
+export const ZSignInLinkRedeem = z.strictObject({ token: z.string().min(1).max(200) });
+export const ZSetPassword = z.strictObject({ password: ZNewPassword, currentPassword: z.string().min(1).max(256).optional() });
+export const ZRole = z.enum(['owner', 'member']);
+export type TRole = z.infer<typeof ZRole>;
+export const ZInviteMember = z.strictObject({ email: ZEmail, name: ZName.optional(), role: ZRole.default('member') });
+
+export const ZMembership = z.object({
+  kind: z.enum(['restaurant', 'integrator']),
+  id: z.string(),
+  name: z.string(),
+  role: ZRole,
+});
+/** `GET /console/session`: who is signed in, what they may manage, and the token their changes carry. */
+export const ZSession = z.object({
+  /** The admin token's holder: no account, every restaurant and integrator. */
+  operator: z.boolean(),
+  account: z.object({ id: z.string(), email: z.string(), name: z.string().nullable(), hasPassword: z.boolean() }).nullable(),
+  memberships: z.array(ZMembership),
+  csrfToken: z.string().nullable(),
+  expiresAt: ZTimestamp.nullable(),
+});
+export type TSession = z.infer<typeof ZSession>;
+
+export const ZMember = z.object({ accountId: z.string(), email: z.string(), name: z.string().nullable(), role: ZRole, since: ZTimestamp });
+export type TMember = z.infer<typeof ZMember>;

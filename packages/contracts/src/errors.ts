@@ -38,6 +38,9 @@ export const ErrorCode = {
   KeyLimitReached: 'key_limit_reached',
   EndpointDisabled: 'endpoint_disabled',
   MenuTooLarge: 'menu_too_large',
+  Forbidden: 'forbidden',
+  CsrfTokenInvalid: 'csrf_token_invalid',
+  InvalidCredentials: 'invalid_credentials',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -50,6 +53,9 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_api_key: 401,
   unauthorized: 401,
   forbidden_scope: 403,
+  forbidden: 403,
+  csrf_token_invalid: 403,
+  invalid_credentials: 401,
   forbidden_key_type: 403,
   origin_not_allowed: 403,
   subscription_inactive: 403,

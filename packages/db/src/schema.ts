@@ -192,7 +192,7 @@ export interface WebhookEndpointsTable {
 export interface AuditEventsTable {
   id: string;
   occurred_at: CreatedAt;
-  /** Who made it: `operator` (the admin token) until the dashboard signs people in. */
+  /** Who made it: `operator` (the admin token), an account's id (`acc_…`), or `anonymous` (asking for a sign-in link). */
   actor: string;
   /** The method and route template: `POST /console/restaurants/:id/keys`. */
   action: string;
@@ -237,6 +237,46 @@ export interface MenuUpdateBurstsTable {
   deleted_item_ids: string[];
 }
 
+/** A person who signs in to the dashboard (console's). */
+export interface AccountsTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  name: string | null;
+  /** scrypt, with its parameters; null until the person sets a password (e-mail links still work). */
+  password_hash: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** What an account may manage: one restaurant or one integrator org, as its owner or a member. */
+export interface MembershipsTable {
+  account_id: string;
+  restaurant_id: string | null;
+  integrator_org_id: string | null;
+  role: 'owner' | 'member';
+  created_at: CreatedAt;
+}
+
+/** A signed-in browser: the SHA-256 of its cookie's value. */
+export interface AccountSessionsTable {
+  token_hash: Buffer;
+  account_id: string;
+  /** Sent back in X-CSRF-Token on every change the session makes. */
+  csrf_token: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+}
+
+/** A one-time sign-in link sent by e-mail: the SHA-256 of its token. */
+export interface SignInLinksTable {
+  token_hash: Buffer;
+  account_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: NullableTimestamp;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   sections: SectionsTable;
@@ -255,6 +295,10 @@ export interface Database {
   notifications: NotificationsTable;
   menu_update_bursts: MenuUpdateBurstsTable;
   audit_events: AuditEventsTable;
+  accounts: AccountsTable;
+  memberships: MembershipsTable;
+  account_sessions: AccountSessionsTable;
+  sign_in_links: SignInLinksTable;
 }
 
 export type RestaurantRow = Selectable<RestaurantsTable>;
@@ -273,3 +317,6 @@ export type OutboxEventRow = Selectable<OutboxEventsTable>;
 export type IdempotencyRecordRow = Selectable<IdempotencyRecordsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+export type AccountRow = Selectable<AccountsTable>;
+export type MembershipRow = Selectable<MembershipsTable>;

@@ -1,6 +1,13 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '@partner/contracts';
-import { INTERNAL_TOKEN_HEADER, InternalTokenVerifier, type KeyPrincipal, type Principal } from '@partner/auth';
+import {
+  INTERNAL_TOKEN_HEADER,
+  InternalTokenVerifier,
+  type KeyPrincipal,
+  type OwnerPrincipal,
+  type OwnerRef,
+  type Principal,
+} from '@partner/auth';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -31,9 +38,17 @@ export function requireInternalToken(options: { publicKey: string; audience: str
   };
 }
 
-/** For operator routes (console calling another service's internal API): anyone else is refused. */
-export function requireOperator(principal: Principal): void {
-  if (principal.kind !== 'operator') throw new AppError('unauthorized', 'This route is for console only.');
+/** The owner a route acts for: the calling key's, or the signed-in person's that console acts for. */
+export function ownerPrincipal(principal: Principal): OwnerPrincipal {
+  if (principal.kind !== 'key' && principal.kind !== 'owner') throw new AppError('invalid_api_key', 'This route needs an API key.');
+  return principal;
+}
+
+/** Operator routes: every owner for the operator (null), one owner for a signed-in person; no one else. */
+export function operatorScope(principal: Principal): OwnerRef | null {
+  if (principal.kind === 'operator') return null;
+  if (principal.kind === 'owner') return principal.owner;
+  throw new AppError('unauthorized', 'This route is for console only.');
 }
 
 /** The calling key, for routes that need one (every route but public asset files). */

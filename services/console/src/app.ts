@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import { createServiceApp } from '@partner/http';
-import { requireAdminToken } from './admin-auth.js';
+import { consoleGuard } from './accounts/console-guard.js';
+import { registerMemberRoutes } from './accounts/members.routes.js';
+import { registerSignInRoutes } from './accounts/sign-in.routes.js';
 import { recordChanges, registerAuditRoutes } from './audit/audit-trail.js';
 import type { ConsoleDeps } from './deps.js';
 import { registerIntegratorRoutes } from './integrators/integrators.routes.js';
@@ -11,18 +13,23 @@ import { registerPlatformSettingsRoutes } from './platform-settings/platform-set
 import { registerRestaurantRoutes } from './restaurants/restaurants.routes.js';
 import { registerWebhookRoutes } from './webhooks/webhooks.routes.js';
 
-/** The dashboard's backend (DESIGN.md section 7): admin token, JSON, the Partner API's envelopes. */
+/**
+ * The dashboard's backend (DESIGN.md section 7): JSON and the Partner API's envelopes, for operators
+ * with the admin token and for people signed in to the dashboard, each limited to what they manage.
+ */
 export function createApp(deps: ConsoleDeps): Express {
-  return createServiceApp({
+  const app = createServiceApp({
     service: 'console',
     logger: deps.logger,
     maxBodyBytes: deps.maxBodyBytes,
     requestDeadlineMs: deps.requestDeadlineMs,
     observers: deps,
-    guard: requireAdminToken(deps.adminToken),
+    guard: consoleGuard(deps),
     trustIncomingRequestId: false,
     beforeRoutes: [recordChanges(deps)],
     register: (router) => {
+      registerSignInRoutes(router, deps);
+      registerMemberRoutes(router, deps);
       registerAuditRoutes(router, deps);
       registerRestaurantRoutes(router, deps);
       registerMenuRoutes(router, deps);
@@ -33,4 +40,7 @@ export function createApp(deps: ConsoleDeps): Express {
       registerWebhookRoutes(router, deps);
     },
   });
+  // The dashboard's server forwards to console from this network: its X-Forwarded-For names the browser.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  return app;
 }

@@ -24,8 +24,29 @@ const ZConsoleEnv = ZCommonEnv.extend({
   CONSOLE_HOST: z.string().min(1).default('0.0.0.0'),
   /** Bearer token of the dashboard backend and the operators' CLI; never exposed publicly. */
   CONSOLE_ADMIN_TOKEN: z.string().min(24, 'must be at least 24 characters'),
-  /** Where owners open connect links (the dashboard's origin). */
-  CONSOLE_PUBLIC_URL: z.url().default('http://localhost:8084'),
+  /**
+   * The dashboard's origin: connect links and sign-in links open there, and its session cookie is
+   * Secure. Plain http only on this machine (localhost, 127.0.0.1).
+   */
+  CONSOLE_PUBLIC_URL: z
+    .url()
+    .default('http://localhost:8085')
+    .refine((url) => {
+      const { protocol, hostname } = new URL(url);
+      return protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+    }, 'must be https:// (plain http only for localhost)'),
+  /** How long a dashboard sign-in lasts. */
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(7 * 24),
+  /** smtp://user:pass@host:587 — sign-in links and invitations are e-mailed through it; unset, only passwords sign in. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  SIGN_IN_EMAIL_FROM: z.string().default('Partner Platform <sign-in@partner.invalid>'),
   /** The asset store uploaded models are written to; catalog serves them from it (docs/storage.md). */
   ...storageEnvShape,
   /** Must match the catalog's: the sweep waits longer than any signed URL lives. */
@@ -79,6 +100,8 @@ export function loadConsoleConfig(env: Record<string, string | undefined>) {
     host: parsed.CONSOLE_HOST,
     adminToken: parsed.CONSOLE_ADMIN_TOKEN,
     publicUrl: parsed.CONSOLE_PUBLIC_URL,
+    sessionTtlMs: parsed.SESSION_TTL_HOURS * 3600_000,
+    mail: parsed.SMTP_URL ? { smtpUrl: parsed.SMTP_URL, from: parsed.SIGN_IN_EMAIL_FROM } : null,
     storage: storageConfig(parsed),
     sweep: { graceMs: parsed.ASSET_SWEEP_GRACE_SECONDS * 1000, intervalMs: parsed.ASSET_SWEEP_INTERVAL_SECONDS * 1000 },
     maxModelBytes: parsed.MODEL_MAX_BYTES,

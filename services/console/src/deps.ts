@@ -1,9 +1,13 @@
 import { storageFromConfig, type AssetStorage } from '@partner/assets';
 import { createServiceDeps, type ServiceDeps } from '@partner/http';
+import { Sessions } from './accounts/sessions.js';
+import { SignInLimits } from './accounts/sign-in-limits.js';
+import { SignInMailer } from './accounts/sign-in-mailer.js';
+import type { SignInDeps } from './accounts/sign-in.service.js';
 import type { ConsoleConfig } from './config.js';
 import { WebhooksServiceClient } from './webhooks/webhooks.client.js';
 
-export interface ConsoleDeps extends ServiceDeps {
+export interface ConsoleDeps extends ServiceDeps, SignInDeps {
   adminToken: string;
   publicUrl: string;
   storage: AssetStorage;
@@ -17,6 +21,7 @@ export interface ConsoleDeps extends ServiceDeps {
 export async function createDeps(config: ConsoleConfig): Promise<{ deps: ConsoleDeps; closeDeps: () => Promise<void> }> {
   const { deps, closeDeps } = await createServiceDeps('console', config, { purgesIdempotencyRecords: false });
   const storage = storageFromConfig(config.storage);
+  const signInMailer = config.mail && new SignInMailer(config.mail.smtpUrl, config.mail.from, deps.logger);
   return {
     deps: {
       ...deps,
@@ -28,9 +33,13 @@ export async function createDeps(config: ConsoleConfig): Promise<{ deps: Console
       menuPageKeySecret: config.menuPageKeySecret,
       menuPageKeyEnvironment: config.menuPageKeyEnvironment,
       publicBaseUrl: config.publicBaseUrl,
+      sessions: new Sessions(deps.db, { publicUrl: config.publicUrl, ttlMs: config.sessionTtlMs }),
+      signInLimits: new SignInLimits(deps.redis, deps.redisPrefix),
+      signInMailer,
     },
     closeDeps: async () => {
       storage.close();
+      signInMailer?.close();
       await closeDeps();
     },
   };

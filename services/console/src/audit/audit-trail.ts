@@ -2,14 +2,15 @@ import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { newId, parseWith, routeTemplate } from '@partner/http';
 import { type CursorBinding, decodeListCursor, encodeListCursor, HmacKey } from '@partner/signing';
+import { actorName, actorOf, requireOperator } from '../accounts/actor.js';
 import type { ConsoleDeps } from '../deps.js';
 import { type AuditEventRow, insertAuditEvent, listAuditEvents } from './audit.repository.js';
 
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Every change made through console is recorded once it has succeeded: who (the admin token's holder,
- * `operator`, until the dashboard signs people in), what (method and route template, and the `:id` it
+ * Every change made through console is recorded once it has succeeded: who (`operator`, the admin
+ * token's holder, or the signed-in account's id), what (method and route template, and the `:id` it
  * names), when, and the request id the caller got in X-Request-Id. Refused requests change nothing and
  * are not recorded. The record is written as the answer leaves; a failure to write it is logged with
  * the request id.
@@ -23,7 +24,7 @@ export function recordChanges(deps: Pick<ConsoleDeps, 'db' | 'logger'>): Request
       const params = req.params as Record<string, string | undefined>;
       insertAuditEvent(deps.db, {
         id: newId('aud'),
-        actor: 'operator',
+        actor: req.actor ? actorName(req.actor) : 'anonymous',
         action: `${req.method} ${route}`,
         target_id: params.id ?? null,
         request_id: req.requestId,
@@ -51,6 +52,7 @@ export function registerAuditRoutes(router: Router, deps: ConsoleDeps): void {
     return { at: new Date(at!), id: id! };
   };
   router.get('/console/audit-events', async (req, res) => {
+    requireOperator(actorOf(req), 'read the audit trail');
     const query = parseWith(ZAuditQuery, req.query, 'query');
     const events = await listAuditEvents(deps.db, { limit: query.limit, before: query.cursor ? positionOf(query.cursor) : undefined });
     res.json({

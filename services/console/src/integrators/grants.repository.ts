@@ -8,6 +8,29 @@ export async function insertConnectLink(
 }
 
 /** Marks an unused, unexpired link used and returns it; a second approval finds nothing. */
+/** An unspent, unexpired link, left as it is (the consent screen shows it before the owner approves). */
+export async function findUsableConnectLink(db: Executor, tokenHash: string, now: Date): Promise<ConnectLinkRow | undefined> {
+  return db
+    .selectFrom('connect_links')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** An integrator's links still waiting for an owner, soonest to expire first. */
+export async function listPendingConnectLinks(db: Executor, integratorOrgId: string, now: Date): Promise<ConnectLinkRow[]> {
+  return db
+    .selectFrom('connect_links')
+    .selectAll()
+    .where('integrator_org_id', '=', integratorOrgId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('expires_at')
+    .execute();
+}
+
 export async function consumeConnectLink(db: Executor, tokenHash: string, now: Date): Promise<ConnectLinkRow | undefined> {
   return db
     .updateTable('connect_links')

@@ -24,3 +24,11 @@ export async function updateIntegratorOrg(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** The orgs given, or every one when null, by name. */
+export async function listIntegratorOrgs(db: Executor, ids: string[] | null): Promise<IntegratorOrgRow[]> {
+  if (ids?.length === 0) return [];
+  let query = db.selectFrom('integrator_orgs').selectAll().orderBy('name').orderBy('id');
+  if (ids) query = query.where('id', 'in', ids);
+  return query.execute();
+}

@@ -6,12 +6,14 @@ import {
   consumeConnectLink,
   findActiveGrant,
   findGrantById,
+  findUsableConnectLink,
   insertConnectLink,
+  listPendingConnectLinks,
   insertGrant,
   revokeGrant,
   updateGrantScopes,
 } from './grants.repository.js';
-import { findIntegratorOrgById, insertIntegratorOrg, updateIntegratorOrg } from './integrators.repository.js';
+import { findIntegratorOrgById, insertIntegratorOrg, listIntegratorOrgs, updateIntegratorOrg } from './integrators.repository.js';
 import { type Executor, findRestaurantById, type GrantRow, insertOutboxEvent, type IntegratorOrgRow, isUniqueViolation } from '@partner/db';
 import { AppError } from '@partner/contracts';
 import type {
@@ -60,6 +62,11 @@ export async function createIntegrator(deps: ConsoleDeps, body: z.infer<typeof Z
   }
 }
 
+/** The integrator orgs given (every one when null), by name. */
+export async function listIntegrators(deps: ConsoleDeps, ids: string[] | null) {
+  return (await listIntegratorOrgs(deps.db, ids)).map(presentIntegrator);
+}
+
 export async function getIntegrator(deps: ConsoleDeps, id: string) {
   const row = await findIntegratorOrgById(deps.db, id);
   if (!row) throw new AppError('not_found', 'No such integrator.');
@@ -89,6 +96,28 @@ export async function createConnectLink(
     expires_at: expiresAt,
   });
   return { token, url: new URL(`/connect/${token}`, deps.publicUrl).toString(), expiresAt: expiresAt.toISOString() };
+}
+
+/** What the consent screen shows before an owner approves: who asks, for what, until when. */
+export async function previewConnectLink(deps: ConsoleDeps, token: string) {
+  const link = await findUsableConnectLink(deps.db, hashToken(token), deps.now());
+  const integrator = link && (await findIntegratorOrgById(deps.db, link.integrator_org_id));
+  if (!link || !integrator) throw new AppError('not_found', 'No such connect link, or it was already used or has expired.');
+  return {
+    integrator: { id: integrator.id, name: integrator.name },
+    scopes: asScopes(link.scopes),
+    expiresAt: link.expires_at.toISOString(),
+  };
+}
+
+/** Links the integrator made that no owner has used yet; their tokens were shown once, at creation. */
+export async function pendingConnectLinks(deps: ConsoleDeps, integratorOrgId: string) {
+  const links = await listPendingConnectLinks(deps.db, integratorOrgId, deps.now());
+  return links.map((link) => ({
+    scopes: asScopes(link.scopes),
+    createdAt: link.created_at.toISOString(),
+    expiresAt: link.expires_at.toISOString(),
+  }));
 }
 
 /**

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { zId } from '@partner/contracts';
 import { ZCreateKey } from '@partner/contracts/console';
 import { parseWith } from '@partner/http';
+import { actorOf, type ConsoleActor, reach } from '../accounts/actor.js';
+import { reachKey } from '../accounts/reach-rows.js';
 import type { ConsoleDeps } from '../deps.js';
 import { createKey, listKeys, revokeKey } from './keys.service.js';
 
@@ -14,14 +16,25 @@ const ZKeyFilter = z
     message: 'Give restaurantId or integratorOrgId, not both',
   });
 
+/** The restaurant or integrator org a key is made for or listed by; either is checked when given. */
+function reachKeyOwner(actor: ConsoleActor, owner: { restaurantId?: string; integratorOrgId?: string }): void {
+  if (owner.restaurantId) reach(actor, { kind: 'restaurant', id: owner.restaurantId });
+  if (owner.integratorOrgId) reach(actor, { kind: 'integrator', id: owner.integratorOrgId });
+}
+
 export function registerKeyRoutes(router: Router, deps: ConsoleDeps): void {
   router.post('/console/keys', async (req, res) => {
-    res.status(201).json({ data: await createKey(deps, parseWith(ZCreateKey, req.body, 'body')) });
+    const body = parseWith(ZCreateKey, req.body, 'body');
+    reachKeyOwner(actorOf(req), body);
+    res.status(201).json({ data: await createKey(deps, body) });
   });
   router.get('/console/keys', async (req, res) => {
-    res.json({ data: await listKeys(deps, parseWith(ZKeyFilter, req.query, 'query')) });
+    const filter = parseWith(ZKeyFilter, req.query, 'query');
+    reachKeyOwner(actorOf(req), filter);
+    res.json({ data: await listKeys(deps, filter) });
   });
   router.post('/console/keys/:id/revoke', async (req, res) => {
+    await reachKey(deps.db, actorOf(req), req.params.id);
     res.json({ data: await revokeKey(deps, req.params.id) });
   });
 }

@@ -22,6 +22,19 @@ export async function insertItem(tx: Executor, row: Omit<NewItem, 'created_at' |
     .executeTakeFirstOrThrow();
 }
 
+/** A page of a restaurant's live items, every status, in id order after `after`. */
+export async function listLiveItems(db: Executor, restaurantId: string, page: { after?: string; limit: number }): Promise<ItemRow[]> {
+  let query = db
+    .selectFrom('items')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .limit(page.limit);
+  if (page.after) query = query.where('id', '>', page.after);
+  return query.execute();
+}
+
 /** Live items only: a deleted item is a tombstone, visible to sync listings and nothing else. */
 export async function findLiveItemById(db: Executor, id: string): Promise<ItemRow | undefined> {
   return db.selectFrom('items').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();

@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import type { TItem, TSection } from '@partner/contracts';
 import type { ZCreateItem, ZCreateSection, ZUpdateItem } from '@partner/contracts/console';
-import { findLiveItemById, findSectionById, insertItem, insertSection, markItemDeleted, updateLiveItem } from './menu.repository.js';
+import {
+  findLiveItemById,
+  findSectionById,
+  insertItem,
+  insertSection,
+  listLiveItems,
+  markItemDeleted,
+  updateLiveItem,
+} from './menu.repository.js';
 import {
   type Executor,
   findRestaurantById,
@@ -105,6 +113,16 @@ export async function createSection(deps: ConsoleDeps, restaurantId: string, bod
 export async function getSections(deps: ConsoleDeps, restaurantId: string): Promise<TSection[]> {
   await requireRestaurant(deps.db, restaurantId);
   return (await listSections(deps.db, restaurantId)).map(presentSection);
+}
+
+/** The dashboard's menu: every live item (draft, published, archived), `limit` at a time. */
+export async function getItems(deps: ConsoleDeps, restaurantId: string, page: { after?: string; limit: number }) {
+  const restaurant = await requireRestaurant(deps.db, restaurantId);
+  const rows = await listLiveItems(deps.db, restaurantId, page);
+  return {
+    data: rows.map((row) => presentItem(row, restaurant.currency)),
+    meta: { nextAfter: rows.length === page.limit ? rows.at(-1)!.id : null },
+  };
 }
 
 export async function createItem(deps: ConsoleDeps, restaurantId: string, body: z.infer<typeof ZCreateItem>): Promise<TItem> {

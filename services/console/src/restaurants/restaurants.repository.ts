@@ -13,3 +13,11 @@ export async function updateRestaurant(db: Executor, id: string, changes: Restau
     .returningAll()
     .executeTakeFirst();
 }
+
+/** The restaurants given, or every one when null, by name. */
+export async function listRestaurantRows(db: Executor, ids: string[] | null): Promise<RestaurantRow[]> {
+  if (ids?.length === 0) return [];
+  let query = db.selectFrom('restaurants').selectAll().orderBy('name').orderBy('id');
+  if (ids) query = query.where('id', 'in', ids);
+  return query.execute();
+}

@@ -3,7 +3,7 @@ import { accessInvalidations, keyInvalidations, menuInvalidations, newId } from 
 import { billingPeriod, readUsage } from '@partner/entitlements';
 import { findRestaurantById, isUniqueViolation, type RestaurantUpdate } from '@partner/db';
 import { insertApiKey, setMenuPageKeyRevoked } from '../keys/keys.repository.js';
-import { insertRestaurant, updateRestaurant } from './restaurants.repository.js';
+import { insertRestaurant, listRestaurantRows, updateRestaurant } from './restaurants.repository.js';
 import { presentConsoleRestaurant } from '../present.js';
 import { AppError } from '@partner/contracts';
 import type { TConsoleRestaurant, TUsage, ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts/console';
@@ -51,6 +51,11 @@ export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof Z
     if (isUniqueViolation(err)) throw new AppError('conflict', `A restaurant with slug "${body.slug}" already exists.`, { param: 'slug' });
     throw err;
   }
+}
+
+/** The restaurants given (every one when null), by name. */
+export async function listRestaurants(deps: ConsoleDeps, ids: string[] | null): Promise<TConsoleRestaurant[]> {
+  return (await listRestaurantRows(deps.db, ids)).map(presentConsoleRestaurant);
 }
 
 export async function getRestaurant(deps: ConsoleDeps, id: string): Promise<TConsoleRestaurant> {

@@ -7,9 +7,17 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { generateInternalKeyPair } from '@partner/auth';
 import { LocalDirectoryStorage } from '@partner/assets';
 import { startS3TestServer, type S3TestServer } from '@partner/assets/testing';
-import { connectRedis, DEFAULT_MAX_BODY_BYTES, silentLogger } from '@partner/http';
-import { downService, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
+import { connectRedis, DEFAULT_MAX_BODY_BYTES, newId, silentLogger } from '@partner/http';
+import { downService, type Mailbox, startMailbox, testRedisUrl, useRedisPrefix, useTestDatabase } from '@partner/testing';
+import type { TRole, TSession } from '@partner/contracts/console';
+import request from 'supertest';
 import { createApp } from '../app.js';
+import { ensureAccount, insertMembership } from '../accounts/accounts.repository.js';
+import type { OwnerRef } from '../accounts/actor.js';
+import { Sessions, tokenDigest } from '../accounts/sessions.js';
+import { insertSignInLink } from '../accounts/sessions.repository.js';
+import { SignInLimits } from '../accounts/sign-in-limits.js';
+import { SignInMailer } from '../accounts/sign-in-mailer.js';
 import type { ConsoleDeps } from '../deps.js';
 import { WebhooksServiceClient } from '../webhooks/webhooks.client.js';
 
@@ -24,6 +32,13 @@ export interface AppHarness {
   storageDir: string;
   /** The S3-protocol server behind `deps.storage` when the harness was started with `storage: 's3'`. */
   s3: S3TestServer | undefined;
+  /** The SMTP server console's sign-in e-mails go to. */
+  mailbox: Mailbox;
+  /**
+   * A person signed in to the dashboard (their account made if new), a member of the owners given:
+   * `headers` carry their session cookie and CSRF token. Signed in through the sign-in link route.
+   */
+  signIn(email: string, memberships?: Array<{ owner: OwnerRef; role?: TRole }>): Promise<SignedIn>;
   /** A second Redis connection subscribed to one of console's channels (`keys:invalidate`...). */
   subscribe(channel: string): Promise<ChannelListener>;
   close(): Promise<void>;
@@ -42,13 +57,15 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
   const s3 = options.storage === 's3' ? await startS3TestServer() : undefined;
   const adminToken = `adm_${randomBytes(24).toString('hex')}`;
   const webhooksDown = await downService();
+  const mailbox = await startMailbox();
+  const logger = silentLogger();
   let offsetMs = 0;
   const deps: ConsoleDeps = {
     db: database.db,
     redis,
     redisPrefix: redisPrefix.prefix,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    logger: silentLogger(),
+    logger,
     adminToken,
     publicUrl: 'http://dashboard.test',
     now: () => new Date(Date.now() + offsetMs),
@@ -61,15 +78,21 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     menuPageKeySecret: randomBytes(32).toString('hex'),
     menuPageKeyEnvironment: 'live',
     publicBaseUrl: 'https://menus.test/',
+    sessions: new Sessions(database.db, { publicUrl: 'http://dashboard.test', ttlMs: 3600_000 }),
+    signInLimits: new SignInLimits(redis, redisPrefix.prefix),
+    signInMailer: new SignInMailer(mailbox.url, 'Console tests <console@partner.test>', logger),
   };
+  const app = createApp(deps);
   const listeners: ChannelListener[] = [];
   return {
-    app: createApp(deps),
+    app,
     deps,
     admin: { Authorization: `Bearer ${adminToken}` },
     clock: { advance: (ms) => (offsetMs += ms) },
     storageDir,
     s3,
+    mailbox,
+    signIn: (email, memberships = []) => signInAs(app, deps, email, memberships),
     subscribe: async (channel) => {
       const listener = await listenTo(`${redisPrefix.prefix}${channel}`);
       listeners.push(listener);
@@ -78,7 +101,15 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     close: async () => {
       await Promise.all(listeners.map((listener) => listener.close()));
       await redis.quit();
-      await Promise.all([database.drop(), redisPrefix.cleanup(), rm(storageDir, { recursive: true, force: true }), s3?.close(), webhooksDown.close()]);
+      await Promise.all([
+        database.drop(),
+        redisPrefix.cleanup(),
+        rm(storageDir, { recursive: true, force: true }),
+        s3?.close(),
+        webhooksDown.close(),
+        mailbox.close(),
+      ]);
+      deps.signInMailer?.close();
     },
   };
 }
@@ -94,6 +125,29 @@ export function useAppHarness(options: { storage?: 'local' | 's3' } = {}): AppHa
   });
   afterAll(() => harness.close());
   return harness;
+}
+
+export interface SignedIn {
+  accountId: string;
+  session: TSession;
+  /** The session cookie and its CSRF token, for every request. */
+  headers: Record<string, string>;
+}
+
+async function signInAs(
+  app: Express,
+  deps: ConsoleDeps,
+  email: string,
+  memberships: Array<{ owner: OwnerRef; role?: TRole }>,
+): Promise<SignedIn> {
+  const account = await ensureAccount(deps.db, { id: newId('acc'), email, name: null });
+  for (const { owner, role = 'owner' } of memberships) await insertMembership(deps.db, account.id, owner, role);
+  const token = randomBytes(32).toString('base64url');
+  await insertSignInLink(deps.db, { tokenHash: tokenDigest(token), accountId: account.id, expiresAt: new Date(Date.now() + 60_000) });
+  const res = await request(app).post('/console/sign-in/link/redeem').send({ token }).expect(200);
+  const session = (res.body as { data: TSession }).data;
+  const cookie = res.get('Set-Cookie')![0]!.split(';')[0]!;
+  return { accountId: account.id, session, headers: { Cookie: cookie, 'X-CSRF-Token': session.csrfToken! } };
 }
 
 export interface ChannelListener {

@@ -1,12 +1,13 @@
-import { InternalTokenSigner, INTERNAL_TOKEN_HEADER } from '@partner/auth';
+import { InternalTokenSigner, INTERNAL_TOKEN_HEADER, type OwnerRef, type Principal } from '@partner/auth';
 import { AppError } from '@partner/contracts';
 
 const TIMEOUT_MS = 5_000;
+const OPERATOR: Principal = { kind: 'operator' };
 
 /**
- * Console's way into the webhooks service's operator routes. The webhook tables are that service's:
- * console changes them only through it, with an internal token for the operator principal, the way
- * the gateway calls services for keys. Answers pass through as the webhooks service gave them.
+ * Console's way into the webhooks service. The webhook tables are that service's: console changes
+ * them only through it, with an internal token for the operator or, for a signed-in person, for the
+ * owner they act for, the way the gateway calls services for keys. Answers pass through as given.
  */
 export class WebhooksServiceClient {
   private readonly tokens: InternalTokenSigner;
@@ -17,14 +18,17 @@ export class WebhooksServiceClient {
 
   /** The request id travels along, so an error the webhooks service answers carries console's id. */
   async call(request: {
-    method: 'GET' | 'POST';
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
     path: string;
     query?: Record<string, unknown>;
     /** Sent as JSON when present (console parsed it already). */
     body?: unknown;
     requestId: string;
+    /** A signed-in person's owner, whom the call is limited to; the operator (every owner) without it. */
+    actingFor?: OwnerRef;
   }): Promise<{ status: number; body: unknown }> {
-    const { method, path, query = {}, body, requestId } = request;
+    const { method, path, query = {}, body, requestId, actingFor } = request;
+    const principal: Principal = actingFor ? { kind: 'owner', owner: actingFor } : OPERATOR;
     const url = new URL(path, this.options.baseUrl);
     for (const [name, value] of Object.entries(query)) {
       if (typeof value === 'string') url.searchParams.set(name, value);
@@ -34,7 +38,7 @@ export class WebhooksServiceClient {
       res = await fetch(url, {
         method,
         headers: {
-          [INTERNAL_TOKEN_HEADER]: this.tokens.tokenFor({ kind: 'operator' }, 'webhooks'),
+          [INTERNAL_TOKEN_HEADER]: this.tokens.tokenFor(principal, 'webhooks'),
           'x-request-id': requestId,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },

@@ -1,14 +1,14 @@
 import type { Router } from 'express';
 import { ZDeliveryListQuery } from '@partner/contracts';
-import { keyPrincipal, parseWith } from '@partner/http';
+import { ownerPrincipal, parseWith } from '@partner/http';
 import { listDeliveries, resendDelivery } from './webhook-records.js';
 import type { WebhooksDeps } from '../deps.js';
 
 export function registerDeliveryRoutes(router: Router, deps: WebhooksDeps): void {
   router.get('/v1/partner/webhook-deliveries', async (req, res) => {
-    res.json(await listDeliveries(deps, keyPrincipal(req.principal).owner, parseWith(ZDeliveryListQuery, req.query, 'query')));
+    res.json(await listDeliveries(deps, ownerPrincipal(req.principal).owner, parseWith(ZDeliveryListQuery, req.query, 'query')));
   });
   router.post('/v1/partner/webhook-deliveries/:id/resend', async (req, res) => {
-    res.status(201).json({ data: await resendDelivery(deps, keyPrincipal(req.principal).owner, req.params.id) });
+    res.status(201).json({ data: await resendDelivery(deps, ownerPrincipal(req.principal).owner, req.params.id) });
   });
 }

@@ -1,28 +1,32 @@
 import type { Router } from 'express';
 import { AppError, ZDeliveryListQuery, ZEnableWebhookEndpoint, ZRecoverWebhookDeliveries } from '@partner/contracts';
-import { parseWith, requireOperator } from '@partner/http';
+import type { OwnerRef } from '@partner/auth';
+import type { Executor } from '@partner/db';
+import { operatorScope, parseWith } from '@partner/http';
 import type { WebhooksDeps } from '../deps.js';
-import { findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
+import { findOwnedWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 import { recoverDeliveries, recoverEndpoint, recoveryRange } from './recovery.js';
 import { listDeliveries, presentWebhookEndpoint, resendDelivery } from './webhook-records.js';
 
 /**
- * The dashboard's webhook actions, for any owner. Console calls them with an operator token: the
- * webhook tables are this service's, so no other service writes them. Never routed by the gateway.
+ * The dashboard's webhook actions. Console calls them with an operator token (any owner) or, for a
+ * signed-in person, an owner token (that owner's only): the webhook tables are this service's, so no
+ * other service writes them. Never routed by the gateway.
  */
 export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void {
   router.use('/internal', (req, _res, next) => {
-    requireOperator(req.principal);
+    operatorScope(req.principal);
     next();
   });
   router.get('/internal/webhook-deliveries', async (req, res) => {
-    res.json(await listDeliveries(deps, null, parseWith(ZDeliveryListQuery, req.query, 'query')));
+    res.json(await listDeliveries(deps, operatorScope(req.principal), parseWith(ZDeliveryListQuery, req.query, 'query')));
   });
   router.post('/internal/webhook-deliveries/:id/resend', async (req, res) => {
-    res.status(201).json({ data: await resendDelivery(deps, null, req.params.id) });
+    res.status(201).json({ data: await resendDelivery(deps, operatorScope(req.principal), req.params.id) });
   });
   router.post('/internal/webhook-endpoints/:id/enable', async (req, res) => {
-    if (!(await findWebhookEndpoint(deps.db, req.params.id))) throw noSuchEndpoint();
+    const scope = operatorScope(req.principal);
+    if (!(await findScopedEndpoint(deps.db, scope, req.params.id))) throw noSuchEndpoint();
     const { recoverSince } = parseWith(ZEnableWebhookEndpoint, req.body ?? {}, 'body');
     const now = deps.now();
     const range =
@@ -36,7 +40,7 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
     res.json({ data: presentWebhookEndpoint(row), ...(recovery ? { meta: { recovery } } : {}) });
   });
   router.post('/internal/webhook-endpoints/:id/recover', async (req, res) => {
-    if (!(await findWebhookEndpoint(deps.db, req.params.id))) throw noSuchEndpoint();
+    if (!(await findScopedEndpoint(deps.db, operatorScope(req.principal), req.params.id))) throw noSuchEndpoint();
     const body = parseWith(ZRecoverWebhookDeliveries, req.body ?? {}, 'body');
     const now = deps.now();
     res
@@ -44,5 +48,9 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
       .json({ data: await recoverEndpoint(deps.db, req.params.id, recoveryRange(body, now, { since: 'since', until: 'until' }), now) });
   });
 }
+
+/** Any owner's endpoint for the operator; for a signed-in person, their owner's only (404 otherwise). */
+const findScopedEndpoint = (db: Executor, scope: OwnerRef | null, id: string) =>
+  scope ? findOwnedWebhookEndpoint(db, scope, id) : findWebhookEndpoint(db, id);
 
 const noSuchEndpoint = () => new AppError('not_found', 'No such webhook endpoint.');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { KeyPrincipal } from '@partner/auth';
+import type { OwnerPrincipal } from '@partner/auth';
 import {
   findOwnedWebhookEndpoint,
   insertDeliveries,
@@ -42,7 +42,7 @@ async function checkTarget(deps: WebhooksDeps, raw: string): Promise<string> {
   }
 }
 
-export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, body: z.infer<typeof ZCreateWebhookEndpoint>) {
+export async function createEndpoint(deps: WebhooksDeps, principal: OwnerPrincipal, body: z.infer<typeof ZCreateWebhookEndpoint>) {
   const url = await checkTarget(deps, body.url);
   // One event becomes a delivery per endpoint: an owner's endpoints are capped, counted under a lock
   // so that concurrent creations cannot pass the cap together.
@@ -68,14 +68,14 @@ export async function createEndpoint(deps: WebhooksDeps, principal: KeyPrincipal
   return { ...presentWebhookEndpoint(row), secret };
 }
 
-export async function getEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
+export async function getEndpoint(deps: WebhooksDeps, principal: OwnerPrincipal, id: string) {
   const row = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!row) throw noSuchEndpoint();
   return presentWebhookEndpoint(row);
 }
 
 /** An owner's endpoints, newest first, a page at a time; cursors are bound to the owner. */
-export async function listEndpoints(deps: WebhooksDeps, principal: KeyPrincipal, query: { limit: number; cursor?: string }) {
+export async function listEndpoints(deps: WebhooksDeps, principal: OwnerPrincipal, query: { limit: number; cursor?: string }) {
   const binding = { listing: 'webhook-endpoints', scope: principal.owner.id, filters: [] };
   const position = query.cursor ? decodeListCursor(deps.cursorKey, query.cursor, binding) : null;
   const before = position ? { createdAt: new Date(position.createdAt!), id: position.id! } : null;
@@ -89,7 +89,12 @@ export async function listEndpoints(deps: WebhooksDeps, principal: KeyPrincipal,
   return { data: page.map(presentWebhookEndpoint), meta: { nextCursor } };
 }
 
-export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string, body: z.infer<typeof ZUpdateWebhookEndpoint>) {
+export async function patchEndpoint(
+  deps: WebhooksDeps,
+  principal: OwnerPrincipal,
+  id: string,
+  body: z.infer<typeof ZUpdateWebhookEndpoint>,
+) {
   const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!existing) throw noSuchEndpoint();
   // Every secret we make is valid for Standard Webhooks; one stored by hand before may not be, and a
@@ -110,7 +115,7 @@ export async function patchEndpoint(deps: WebhooksDeps, principal: KeyPrincipal,
   return presentWebhookEndpoint(row);
 }
 
-export async function deleteEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string) {
+export async function deleteEndpoint(deps: WebhooksDeps, principal: OwnerPrincipal, id: string) {
   const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!existing) throw noSuchEndpoint();
   await updateWebhookEndpoint(deps.db, id, { deleted_at: deps.now() });
@@ -120,7 +125,7 @@ export async function deleteEndpoint(deps: WebhooksDeps, principal: KeyPrincipal
 /** A new secret, shown once; the old one keeps signing beside it for the overlap. */
 export async function rotateSecret(
   deps: WebhooksDeps,
-  principal: KeyPrincipal,
+  principal: OwnerPrincipal,
   id: string,
   overlapSeconds = DEFAULT_ROTATION_OVERLAP_SECONDS,
 ) {
@@ -139,7 +144,7 @@ export async function rotateSecret(
  * Re-sends every event the endpoint has not received since a time (recover). The endpoint is looked up
  * before the body is read, so another owner's endpoint is 404 whatever the body says.
  */
-export async function recoverOwnedEndpoint(deps: WebhooksDeps, principal: KeyPrincipal, id: string, rawBody: unknown) {
+export async function recoverOwnedEndpoint(deps: WebhooksDeps, principal: OwnerPrincipal, id: string, rawBody: unknown) {
   const existing = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!existing) throw noSuchEndpoint();
   const body = parseWith(ZRecoverWebhookDeliveries, rawBody ?? {}, 'body');
@@ -157,7 +162,7 @@ const testEventTimeoutMs = (deps: WebhooksDeps) =>
  * One attempt, answered with its outcome and kept in the delivery log; never retried, never fanned
  * out, and its answer changes nothing (a 410 or a failure does not disable the endpoint).
  */
-export async function sendTestEvent(deps: WebhooksDeps, principal: KeyPrincipal, id: string): Promise<TWebhookDelivery> {
+export async function sendTestEvent(deps: WebhooksDeps, principal: OwnerPrincipal, id: string): Promise<TWebhookDelivery> {
   const endpoint = await findOwnedWebhookEndpoint(deps.db, principal.owner, id);
   if (!endpoint) throw noSuchEndpoint();
   const now = deps.now();

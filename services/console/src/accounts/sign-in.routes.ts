@@ -1,0 +1,62 @@
+import type { Request, Router } from 'express';
+import { AppError } from '@partner/contracts';
+import { ZPasswordSignIn, ZSetPassword, ZSignInLinkRedeem, ZSignInLinkRequest } from '@partner/contracts/console';
+import { parseWith } from '@partner/http';
+import { findAccountById, setPasswordHash } from './accounts.repository.js';
+import { accountActor, actorOf } from './actor.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { deleteAccountSessions } from './sessions.repository.js';
+import { presentSession, redeemLink, requestSignInLink, signInWithPassword, type SignInDeps } from './sign-in.service.js';
+
+const clientOf = (req: Request) => req.ip ?? 'unknown';
+
+/** Signing in and out of the dashboard, and the signed-in person's own account. */
+export function registerSignInRoutes(router: Router, deps: SignInDeps): void {
+  router.post('/console/sign-in/password', async (req, res) => {
+    const body = parseWith(ZPasswordSignIn, req.body, 'body');
+    // The audit trail records who signed in.
+    req.actor = await signInWithPassword(deps, res, { ...body, client: clientOf(req) });
+    res.json({ data: presentSession(req.actor) });
+  });
+  router.post('/console/sign-in/link', async (req, res) => {
+    const body = parseWith(ZSignInLinkRequest, req.body, 'body');
+    await requestSignInLink(deps, { ...body, client: clientOf(req) });
+    res.status(202).json({ data: { email: body.email, message: 'If this address has an account, a sign-in link is on its way.' } });
+  });
+  router.post('/console/sign-in/link/redeem', async (req, res) => {
+    const body = parseWith(ZSignInLinkRedeem, req.body, 'body');
+    req.actor = await redeemLink(deps, res, { token: body.token, client: clientOf(req) });
+    res.json({ data: presentSession(req.actor) });
+  });
+
+  router.get('/console/session', (req, res) => {
+    res.json({ data: presentSession(actorOf(req)) });
+  });
+  router.delete('/console/session', async (req, res) => {
+    const actor = accountActor(req);
+    await deps.sessions.end(res, actor.session.tokenHash);
+    res.json({ data: { signedOut: true } });
+  });
+  router.post('/console/session/sign-out-everywhere', async (req, res) => {
+    const actor = accountActor(req);
+    const ended = await deleteAccountSessions(deps.db, actor.account.id);
+    deps.sessions.clear(res);
+    res.json({ data: { signedOut: true, sessionsEnded: ended } });
+  });
+  router.put('/console/account/password', async (req, res) => {
+    const actor = accountActor(req);
+    const body = parseWith(ZSetPassword, req.body, 'body');
+    const account = await findAccountById(deps.db, actor.account.id);
+    if (account?.password_hash) {
+      if (!body.currentPassword)
+        throw new AppError('invalid_request', 'Give your current password to change it.', { param: 'currentPassword' });
+      if (!(await verifyPassword(body.currentPassword, account.password_hash))) {
+        throw new AppError('invalid_credentials', 'The current password is not right.', { param: 'currentPassword' });
+      }
+    }
+    await setPasswordHash(deps.db, actor.account.id, await hashPassword(body.password));
+    // Whoever knew the old password is signed out; this browser stays in.
+    const ended = await deleteAccountSessions(deps.db, actor.account.id, actor.session.tokenHash);
+    res.json({ data: { passwordSet: true, otherSessionsEnded: ended } });
+  });
+}
