@@ -143,7 +143,11 @@ async function signInAs(
   const account = await ensureAccount(deps.db, { id: newId('acc'), email, name: null });
   for (const { owner, role = 'owner' } of memberships) await insertMembership(deps.db, account.id, owner, role);
   const token = randomBytes(32).toString('base64url');
-  await insertSignInLink(deps.db, { tokenHash: tokenDigest(token), accountId: account.id, expiresAt: new Date(Date.now() + 60_000) });
+  await insertSignInLink(deps.db, {
+    tokenHash: tokenDigest(token),
+    accountId: account.id,
+    expiresAt: new Date(deps.now().getTime() + 60_000),
+  });
   const res = await request(app).post('/console/sign-in/link/redeem').send({ token }).expect(200);
   const session = (res.body as { data: TSession }).data;
   const cookie = res.get('Set-Cookie')![0]!.split(';')[0]!;

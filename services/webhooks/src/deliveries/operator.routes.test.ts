@@ -51,6 +51,25 @@ describe('who may call', () => {
     expectError(await h.as({ kind: 'public' })[method](path), 401, 'unauthorized');
   });
 
+  it("lets a signed-in owner (console's owner token) act on its own endpoints and deliveries only, another's being 404", async () => {
+    const mine = await disabledEndpoint();
+    const theirs = await disabledEndpoint();
+    const { owner } = await arrangeOwner(h.deps.db);
+    const mineOwner = await findEndpointRow(h.deps.db, mine.endpoint.id);
+    const asOwner = h.as({ kind: 'owner', owner: { kind: mineOwner.owner_kind, id: mineOwner.owner_id } });
+
+    expectError(await asOwner.post(enablePath(theirs.endpoint.id)), 404, 'not_found');
+    expect((await findEndpointRow(h.deps.db, theirs.endpoint.id)).status).toBe('disabled');
+    expectError(await asOwner.post(resendPath(theirs.delivery.id)), 404, 'not_found');
+    expect(ids(await asOwner.get(deliveriesPath))).toEqual([mine.delivery.id]);
+
+    const enabled = await asOwner.post(enablePath(mine.endpoint.id));
+    expect(enabled.status).toBe(200);
+    expect(enabled.body.data.status).toBe('active');
+    // An owner with nothing sees nothing.
+    expect(ids(await h.as({ kind: 'owner', owner }).get(deliveriesPath))).toEqual([]);
+  });
+
   it("lets an owner's key neither resend nor re-enable its own endpoint here", async () => {
     const { principal, owner, deliveries } = await arrangeDeliveryLog(h.deps.db);
     expectError(await h.as(principal).post(resendPath(deliveries[0].id)), 401, 'unauthorized');
