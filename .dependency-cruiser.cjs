@@ -77,7 +77,7 @@ module.exports = {
       exportsFields: ['exports'],
       conditionNames: ['source', 'import', 'node', 'default'],
       mainFields: ['module', 'main', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.d.ts'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

@@ -1,0 +1,2 @@
+export { loadDashboardConfig, type DashboardConfig } from './config.js';
+export { startDashboard } from './server.js';

@@ -1,0 +1,66 @@
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { useEffect } from 'preact/hooks';
+import { ConnectPage } from './pages/connect';
+import { HomePage } from './pages/home';
+import { OwnerPage } from './pages/owner';
+import { SignInPage } from './pages/sign-in';
+import { SessionProvider, useSession } from './session';
+import { Loading } from './ui';
+
+export function App() {
+  return (
+    <SessionProvider>
+      <LocationProvider>
+        <Shell />
+      </LocationProvider>
+    </SessionProvider>
+  );
+}
+
+function Shell() {
+  const { session, signOut } = useSession();
+  const location = useLocation();
+  const onSignIn = location.path === '/sign-in';
+  useEffect(() => {
+    // Signed out anywhere but the sign-in page: there, and back here afterwards.
+    if (session === null && !onSignIn) location.route(`/sign-in?next=${encodeURIComponent(location.url)}`, true);
+  }, [session, onSignIn]);
+  if (session === undefined || (session === null && !onSignIn)) {
+    return (
+      <main class="centered">
+        <Loading />
+      </main>
+    );
+  }
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="/">
+          <img src="/favicon.svg" alt="" width="24" height="24" /> Dashboard
+        </a>
+        {session && (
+          <nav aria-label="Account" class="account">
+            <span class="muted account-email">{session.account?.email ?? 'operator'}</span>
+            <button type="button" class="button plain" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </nav>
+        )}
+      </header>
+      <main id="main">
+        <Router>
+          <Route path="/sign-in" component={SignInPage} />
+          <Route path="/connect/:token" component={ConnectPage} />
+          <Route path="/restaurants/:id" component={OwnerPage} kind="restaurant" />
+          <Route path="/restaurants/:id/:tab" component={OwnerPage} kind="restaurant" />
+          <Route path="/integrators/:id" component={OwnerPage} kind="integrator" />
+          <Route path="/integrators/:id/:tab" component={OwnerPage} kind="integrator" />
+          <Route default component={HomePage} />
+        </Router>
+      </main>
+    </>
+  );
+}

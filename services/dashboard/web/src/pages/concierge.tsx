@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { TConsoleRestaurant } from '@partner/contracts/console';
+import { get, send } from '../api';
+import { useAction, useLoad } from '../hooks';
+import { ownerPath } from '../types';
+import { Button, ErrorNote, Field, Loading, Note, PageTitle, Section } from '../ui';
+import type { TabProps } from '../types';
+
+/** The assistant: on or off, its name and welcome, and the house notes it may quote. */
+export function ConciergeTab({ owner }: TabProps) {
+  const base = ownerPath(owner);
+  const restaurant = useLoad(() => get<TConsoleRestaurant>(base), [owner.id]);
+  const [saved, setSaved] = useState(false);
+  const patch = useAction(async (changes: Record<string, unknown>) => {
+    setSaved(false);
+    await send('PATCH', base, changes);
+    restaurant.reload();
+    setSaved(true);
+  });
+  const [form, setForm] = useState({ displayName: '', welcomeMessage: '', houseNotes: '' });
+  useEffect(() => {
+    if (restaurant.data) {
+      setForm({
+        displayName: restaurant.data.concierge.displayName,
+        welcomeMessage: restaurant.data.concierge.welcomeMessage,
+        houseNotes: restaurant.data.houseNotes ?? '',
+      });
+    }
+  }, [restaurant.data]);
+  if (!restaurant.data) return restaurant.error ? <ErrorNote error={restaurant.error} /> : <Loading />;
+  const on = restaurant.data.conciergeEnabled;
+  return (
+    <>
+      <PageTitle>Concierge</PageTitle>
+      <Section title="Assistant">
+        {!restaurant.data.conciergeAddon && (
+          <Note tone="warning">The concierge add-on is not part of your plan: switched on, it still answers 403.</Note>
+        )}
+        <p>
+          The concierge is <strong data-testid="concierge-state">{on ? 'on' : 'off'}</strong>.
+        </p>
+        <Button variant={on ? 'danger' : 'primary'} busy={patch.running} onClick={() => void patch.run({ conciergeEnabled: !on })}>
+          {on ? 'Switch the concierge off' : 'Switch the concierge on'}
+        </Button>
+      </Section>
+      <Section title="How it presents itself">
+        <form
+          class="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void patch.run({
+              concierge: { displayName: form.displayName, welcomeMessage: form.welcomeMessage },
+              houseNotes: form.houseNotes || null,
+            });
+          }}
+        >
+          <Field label="Name">
+            <input
+              required
+              maxLength={80}
+              value={form.displayName}
+              onInput={(e) => setForm({ ...form, displayName: e.currentTarget.value })}
+            />
+          </Field>
+          <Field label="Welcome message">
+            <input
+              required
+              maxLength={500}
+              value={form.welcomeMessage}
+              onInput={(e) => setForm({ ...form, welcomeMessage: e.currentTarget.value })}
+            />
+          </Field>
+          <Field label="House notes" hint="Opening hours, reservations, corkage: the concierge may quote them, nothing else of yours.">
+            <textarea
+              rows={5}
+              maxLength={10000}
+              value={form.houseNotes}
+              onInput={(e) => setForm({ ...form, houseNotes: e.currentTarget.value })}
+            />
+          </Field>
+          <ErrorNote error={patch.error} />
+          {saved && <Note tone="success">Saved.</Note>}
+          <div class="actions">
+            <Button type="submit" variant="primary" busy={patch.running}>
+              Save
+            </Button>
+          </div>
+        </form>
+      </Section>
+    </>
+  );
+}
