@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateInternalKeyPair } from '@partner/auth';
 import { type Db, lockForItemWrite, writeTimestamp } from '@partner/db';
-import { freePort, ServiceBalancer, useTestDatabase } from '@partner/testing';
+import { freePort, type Mailbox, ServiceBalancer, startMailbox, useTestDatabase } from '@partner/testing';
 import { connectRedis, type RedisClient, type StartedService } from '@partner/http';
 import { SealingKeys } from '@partner/signing';
 import { startS3TestServer } from '@partner/assets/testing';
@@ -12,6 +12,7 @@ import { loadCatalogConfig, startCatalog } from '@partner/catalog';
 import { loadConciergeConfig, startConcierge } from '@partner/concierge';
 import { loadConsoleConfig, startConsole } from '@partner/console';
 import { ConsoleClient } from '@partner/console/client';
+import { loadDashboardConfig, startDashboard } from '@partner/dashboard';
 import { loadGatewayConfig, startGateway } from '@partner/gateway';
 import { loadWebhooksConfig, startWebhooks } from '@partner/webhooks';
 import { watchAnswers } from './openapi-conformance.js';
@@ -43,6 +44,8 @@ export interface Stack {
   db: Db;
   redis: RedisClient;
   redisPrefix: string;
+  /** The dashboard's origin and the mailbox console's e-mails go to, when started with `dashboard`. */
+  dashboard: { url: string; mailbox: Mailbox } | null;
   /** Stops the catalog and starts a new one on the same port: nothing it held in memory survives. */
   restartCatalog(): Promise<void>;
   stop(): Promise<void>;
@@ -76,6 +79,11 @@ export async function startStack(
      * migrations and the test's own queries always do). It lets go of the database before it is dropped.
      */
     databaseProxy?: DatabaseProxy;
+    /**
+     * The dashboard too, on a port known up front (console's CONSOLE_PUBLIC_URL names it), with console
+     * mailing its sign-in links to a mailbox of the stack's.
+     */
+    dashboard?: boolean;
   } = {},
 ): Promise<Stack> {
   const database = await useTestDatabase();
@@ -146,7 +154,16 @@ export async function startStack(
     return { first: replicas[0]!, url: balancer.url };
   };
   const webhooks = await replicated(() => startWebhooks(loadWebhooksConfig({ ...env, ...webhooksEnv })));
-  const consoleService = track(await startConsole(loadConsoleConfig({ ...env, WEBHOOKS_URL: webhooks.url })));
+  const mailbox = options.dashboard ? await startMailbox() : null;
+  const dashboardPort = options.dashboard ? await freePort() : null;
+  const dashboardEnv = mailbox ? { SMTP_URL: mailbox.url, CONSOLE_PUBLIC_URL: `http://127.0.0.1:${dashboardPort}` } : {};
+  const consoleService = track(await startConsole(loadConsoleConfig({ ...env, ...dashboardEnv, WEBHOOKS_URL: webhooks.url })));
+  const dashboard =
+    dashboardPort === null
+      ? null
+      : track(
+          await startDashboard(loadDashboardConfig({ ...env, DASHBOARD_PORT: String(dashboardPort), CONSOLE_URL: url(consoleService) })),
+        );
   const catalogs = await replicated(() => startCatalog(loadCatalogConfig(env)));
   let catalog = catalogs.first;
   const concierge = await replicated(() => startConcierge(loadConciergeConfig({ ...env, ...options.conciergeEnv })));
@@ -186,6 +203,7 @@ export async function startStack(
     db: database.db,
     redis,
     redisPrefix,
+    dashboard: dashboard && mailbox ? { url: `http://127.0.0.1:${dashboard.port}`, mailbox } : null,
     restartCatalog: async () => {
       if ((options.replicas ?? 1) > 1) throw new Error('restartCatalog restarts a single catalog');
       await catalog.stop();
@@ -197,6 +215,7 @@ export async function startStack(
         await Promise.all(started.map((service) => service.stop()));
         await Promise.all(balancers.map((balancer) => balancer.close()));
         await s3?.close();
+        await mailbox?.close();
         for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 1000 })) {
           if (keys.length) await redis.del(keys);
         }

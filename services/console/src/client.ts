@@ -7,6 +7,7 @@ import type {
   ZConsoleKey,
   ZGrant,
   ZIntegratorOrg,
+  ZMember,
   ZUsage,
 } from '@partner/contracts/console';
 
@@ -65,6 +66,16 @@ export class ConsoleClient {
     this.call<z.infer<typeof ZConnectLink>>('POST', `/console/integrators/${integratorOrgId}/connect-links`, body);
   approveConnectLink = (token: string, restaurantId: string) =>
     this.call<z.infer<typeof ZGrant>>('POST', `/console/connect-links/${token}/approve`, { restaurantId });
+  /** Adds a person to a restaurant's or integrator's team (their account made if new) and e-mails them a sign-in link. */
+  inviteMember = (
+    owner: { kind: 'restaurant' | 'integrator'; id: string },
+    body: { email: string; name?: string; role?: 'owner' | 'member' },
+  ) =>
+    this.call<z.infer<typeof ZMember>>(
+      'POST',
+      `/console/${owner.kind === 'restaurant' ? 'restaurants' : 'integrators'}/${owner.id}/members`,
+      body,
+    );
   revokeGrant = (id: string) => this.call<z.infer<typeof ZGrant>>('POST', `/console/grants/${id}/revoke`);
   /** Uploads a model's files (multipart): the item's model ends ready, or the call fails with model_invalid. */
   uploadModel = (itemId: string, files: { glb: Uint8Array; usdz: Uint8Array; thumbnail: Uint8Array }) => {

@@ -3,8 +3,8 @@ import { createLogger, Readiness, type StartedService, startWith, upstreamCheck 
 import { createApp } from './app.js';
 import type { DashboardConfig } from './config.js';
 
-/** Next to this file once built: `dist/web`. */
-export const WEB_ROOT = fileURLToPath(new URL('./web/', import.meta.url));
+/** The built web app, `dist/web`, found alike from `dist/` (the service) and `src/` (tests on the sources). */
+export const WEB_ROOT = fileURLToPath(new URL('../dist/web/', import.meta.url));
 
 /** Ready while console answers: without it the dashboard can show nothing. */
 export async function startDashboard(config: DashboardConfig, options: { webRoot?: string } = {}): Promise<StartedService> {

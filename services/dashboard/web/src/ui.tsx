@@ -36,6 +36,15 @@ export function Button(props: ButtonHTMLAttributes<HTMLButtonElement> & { varian
   );
 }
 
+/** A table that scrolls sideways on a narrow screen, reachable by keyboard to do so. */
+export function TableScroll(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.label}>
+      {props.children}
+    </div>
+  );
+}
+
 export function Field(props: { label: string; hint?: string; children: ComponentChildren }) {
   return (
     <label class="field">

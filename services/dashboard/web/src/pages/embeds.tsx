@@ -28,7 +28,7 @@ export function EmbedsTab({ owner }: TabProps) {
 function Snippet(props: { title: string; code: string }) {
   return (
     <Section title={props.title} action={<CopyButton value={props.code} label="Copy snippet" />}>
-      <pre class="snippet">
+      <pre class="snippet" tabIndex={0} aria-label={`${props.title} snippet`}>
         <code>{props.code}</code>
       </pre>
     </Section>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { TConsoleKey } from '@partner/contracts/console';
 import { get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
-import { Badge, Button, ErrorNote, Field, formatDate, Loading, PageTitle, Section, ShownOnce } from '../ui';
+import { Badge, Button, ErrorNote, Field, formatDate, Loading, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
 import type { TabProps } from '../types';
 
 const SCOPES = [
@@ -56,7 +56,7 @@ export function KeysTab({ owner }: TabProps) {
         ) : keys.data.length === 0 ? (
           <p class="muted">No keys yet.</p>
         ) : (
-          <div class="table-wrap">
+          <TableScroll label="Keys">
             <table>
               <thead>
                 <tr>
@@ -94,7 +94,7 @@ export function KeysTab({ owner }: TabProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Section>
     </>

@@ -3,7 +3,7 @@ import type { TItem, TSection } from '@partner/contracts';
 import { call, get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
-import { Badge, Button, ErrorNote, Field, Loading, Note, PageTitle, Section } from '../ui';
+import { Badge, Button, ErrorNote, Field, Loading, Note, PageTitle, Section, TableScroll } from '../ui';
 import type { TabProps } from '../types';
 
 const STATUSES = ['draft', 'published', 'archived'] as const;
@@ -60,7 +60,7 @@ export function MenuTab({ owner }: TabProps) {
         {menu.data.items.length === 0 ? (
           <p class="muted">No dishes yet.</p>
         ) : (
-          <div class="table-wrap">
+          <TableScroll label="Dishes">
             <table>
               <thead>
                 <tr>
@@ -107,7 +107,7 @@ export function MenuTab({ owner }: TabProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
         {menu.data.more && <p class="muted small">The first 500 dishes are shown.</p>}
       </Section>

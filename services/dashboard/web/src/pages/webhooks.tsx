@@ -3,7 +3,7 @@ import type { TWebhookDelivery, TWebhookEndpoint } from '@partner/contracts';
 import { get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
-import { Badge, Button, ErrorNote, Field, formatDate, Loading, Note, PageTitle, Section, ShownOnce } from '../ui';
+import { Badge, Button, ErrorNote, Field, formatDate, Loading, Note, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
 import type { TabProps } from '../types';
 
 /** The API's event types (EVENT_TYPES of @partner/contracts, not imported: that would bring zod into the page). */
@@ -143,7 +143,7 @@ export function WebhooksTab({ owner }: TabProps) {
         ) : deliveries.data.length === 0 ? (
           <p class="muted">Nothing delivered yet.</p>
         ) : (
-          <div class="table-wrap">
+          <TableScroll label="Deliveries">
             <table>
               <thead>
                 <tr>
@@ -190,7 +190,7 @@ export function WebhooksTab({ owner }: TabProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </Section>
     </>

@@ -1,0 +1,221 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, saveScreenshot, SCREENSHOTS } from './browser.js';
+import { fitsWidth, seriousViolations, signInByLink } from './dashboard.js';
+import { startStack, type Stack } from './stack.js';
+import { startReceiver } from './webhook-receiver.js';
+
+// The dashboard in Chromium against the whole stack: an owner signs in by e-mail link and does what
+// the spec sends owners to the dashboard for; an integrator asks for access; a second owner sees
+// nothing of the first's. Every page is checked with axe-core and at phone width, and timed.
+
+let stack: Stack;
+let browser: Browser;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const world = {} as { restaurantId: string; otherRestaurantId: string; integratorId: string; itemId: string };
+/** Milliseconds from asking for each page to its heading on screen with its data. */
+const timings: Record<string, number> = {};
+
+beforeAll(async () => {
+  stack = await startStack({ dashboard: true, webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCHER_ENABLED: 'true' } });
+  browser = await launchBrowser();
+  receiver = await startReceiver();
+  const restaurant = await stack.console.createRestaurant({ name: 'Chez Dashboard', slug: 'chez-dashboard', currency: 'EUR' });
+  const other = await stack.console.createRestaurant({ name: 'Other Bistro', slug: 'other-bistro', currency: 'EUR' });
+  const integrator = await stack.console.createIntegrator({ name: 'POS Co', slug: 'pos-co-dashboard' });
+  const section = await stack.console.createSection(restaurant.id, { name: 'Mains' });
+  const item = await stack.console.createItem(restaurant.id, { name: 'Burrata', priceCents: 1400, sectionId: section.id });
+  Object.assign(world, { restaurantId: restaurant.id, otherRestaurantId: other.id, integratorId: integrator.id, itemId: item.id });
+  await stack.console.inviteMember({ kind: 'restaurant', id: restaurant.id }, { email: 'owner@chez.test', role: 'owner' });
+  await stack.console.inviteMember({ kind: 'restaurant', id: other.id }, { email: 'owner@other.test', role: 'owner' });
+  await stack.console.inviteMember({ kind: 'integrator', id: integrator.id }, { email: 'dev@pos.test', role: 'owner' });
+  // The invitations' own links are not used here: each person asks for a link on the sign-in page.
+  for (const email of ['owner@chez.test', 'owner@other.test', 'dev@pos.test']) await stack.dashboard!.mailbox.nextMailTo(email);
+}, 120_000);
+
+afterAll(async () => {
+  writeFileSync(`${SCREENSHOTS}dashboard-timings.json`, `${JSON.stringify(timings, null, 2)}\n`);
+  console.log('dashboard pages, ms to interactive:', timings);
+  await browser?.close();
+  await receiver?.close();
+  await stack?.stop();
+});
+
+/** Opens a tab of the owner's pages by its link, times it, checks it, and saves its picture. */
+async function visit(tab: Page, linkName: string, heading: string, shot: string) {
+  const started = performance.now();
+  await tab
+    .getByRole('navigation', { name: /sections/ })
+    .getByRole('link', { name: linkName, exact: true })
+    .click();
+  await tab.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await expect.poll(() => tab.getByText('Loading…').count()).toBe(0);
+  timings[shot] = Math.round(performance.now() - started);
+  expect(await seriousViolations(tab), shot).toEqual([]);
+  await saveScreenshot(tab, `dashboard-${shot}.png`, { fullPage: true });
+}
+
+describe('an owner in Chromium', () => {
+  let tab: Page;
+
+  it('signs in by e-mail link and lands on their restaurant', async () => {
+    const started = performance.now();
+    tab = await signInByLink(browser, stack, 'owner@chez.test');
+    await tab.getByRole('heading', { level: 1, name: 'Chez Dashboard' }).waitFor();
+    timings['sign-in (ask for a link, receive it, open it) to overview'] = Math.round(performance.now() - started);
+    expect(tab.url()).toBe(`${stack.dashboard!.url}/restaurants/${world.restaurantId}`);
+    expect(await seriousViolations(tab)).toEqual([]);
+    await saveScreenshot(tab, 'dashboard-overview.png', { fullPage: true });
+  }, 60_000);
+
+  it('creates a secret key and sees its value once, and the key works', async () => {
+    await visit(tab, 'API keys', 'API keys', 'keys');
+    await tab.getByRole('button', { name: 'New key' }).click();
+    await tab.getByLabel('Name').fill('POS integration');
+    await tab.getByRole('button', { name: 'Create key' }).click();
+    const value = (await tab.getByTestId('shown-once').textContent())!;
+    expect(value).toMatch(/^svc_sk_test_[0-9A-Za-z]{38}$/);
+    await saveScreenshot(tab, 'dashboard-key-shown-once.png');
+    const me = await fetch(`${stack.gatewayUrl}/v1/partner/me`, { headers: { Authorization: `Bearer ${value}` } });
+    expect(me.status).toBe(200);
+    await tab.getByRole('button', { name: 'Done' }).click();
+    await tab.reload();
+    await tab.getByText('POS integration').waitFor();
+    expect(await tab.content()).not.toContain(value);
+    await expect.poll(() => tab.getByText(`svc_sk_test_…${value.slice(-4)}`).count()).toBe(1);
+  }, 60_000);
+
+  it('creates a webhook endpoint, sends a test event, sees a delivery and resends it', async () => {
+    await visit(tab, 'Webhooks', 'Webhooks', 'webhooks');
+    await tab.getByRole('button', { name: 'New endpoint' }).click();
+    await tab.getByLabel('URL').fill(receiver.url);
+    await tab.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await tab.getByTestId('shown-once').textContent()).toMatch(/^whsec_/);
+    await tab.getByRole('button', { name: 'Done' }).click();
+
+    await tab.getByRole('button', { name: 'Send test event' }).click();
+    await tab.getByText(/Test event delivered: your endpoint answered 200/).waitFor();
+    expect(receiver.received.map((r) => JSON.parse(r.body).type)).toContain('ping');
+
+    // A change of the menu, made in the dashboard, is delivered...
+    await visit(tab, 'Menu', 'Menu', 'menu');
+    await tab.getByLabel('Status of Burrata').selectOption('draft');
+    await expect
+      .poll(() => receiver.received.filter((r) => JSON.parse(r.body).type === 'item.updated').length, { timeout: 15_000 })
+      .toBe(1);
+    // ...listed with its answer, and sent again on request.
+    await visit(tab, 'Webhooks', 'Webhooks', 'webhooks');
+    const resend = tab.getByRole('button', { name: /^Resend item\.updated/ });
+    await expect
+      .poll(async () => (await resend.count()) > 0 || (await tab.getByRole('button', { name: 'Refresh' }).click(), false), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    await resend.first().click();
+    await tab.getByText('item.updated queued again').waitFor();
+    await expect
+      .poll(() => receiver.received.filter((r) => JSON.parse(r.body).type === 'item.updated').length, { timeout: 15_000 })
+      .toBe(2);
+    await saveScreenshot(tab, 'dashboard-webhooks-deliveries.png', { fullPage: true });
+  }, 90_000);
+
+  it("approves an integrator's connect link on a consent screen that names it and its scopes", async () => {
+    const integrator = await signInByLink(browser, stack, 'dev@pos.test');
+    await visit(integrator, 'Connect links', 'Connect links', 'integrator-connect-links');
+    await integrator.getByRole('button', { name: 'New connect link' }).click();
+    const link = (await integrator.getByTestId('connect-link').textContent())!;
+    expect(link).toMatch(new RegExp(`^${stack.dashboard!.url}/connect/`));
+
+    await tab.goto(link);
+    await tab.getByRole('heading', { level: 1, name: 'Connect POS Co' }).waitFor();
+    await tab.getByText('read your menu').waitFor();
+    expect(await seriousViolations(tab)).toEqual([]);
+    await saveScreenshot(tab, 'dashboard-consent.png', { fullPage: true });
+    await tab.getByRole('button', { name: 'Approve' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
+    await tab.getByText(world.integratorId).waitFor();
+
+    await integrator.reload();
+    await visit(integrator, 'Restaurants', 'Restaurants', 'integrator-restaurants');
+    await integrator.getByText(world.restaurantId).waitFor();
+    await integrator.context().close();
+  }, 90_000);
+
+  it('switches the concierge off and on', async () => {
+    await visit(tab, 'Concierge', 'Concierge', 'concierge');
+    const state = tab.getByTestId('concierge-state');
+    const before = await state.textContent();
+    const flip = async (to: 'on' | 'off') => {
+      await tab.getByRole('button', { name: `Switch the concierge ${to}` }).click();
+      await expect.poll(() => state.textContent()).toBe(to);
+      expect((await stack.console.getRestaurant(world.restaurantId)).conciergeEnabled).toBe(to === 'on');
+    };
+    if (before === 'on') await flip('off');
+    await flip('on');
+    await flip('off');
+    await flip('on');
+  }, 60_000);
+
+  it('has every other page accessible too', async () => {
+    await visit(tab, 'Integrations', 'Integrations', 'integrations');
+    await visit(tab, 'Embeds', 'Embeds', 'embeds');
+    await visit(tab, 'Team', 'Team', 'team');
+    await visit(tab, 'Overview', 'Chez Dashboard', 'overview');
+  }, 60_000);
+});
+
+describe('a second owner', () => {
+  it("sees nothing of the first owner's restaurant, in the pages or through the API", async () => {
+    const tab = await signInByLink(browser, stack, 'owner@other.test');
+    await tab.getByRole('heading', { level: 1, name: 'Other Bistro' }).waitFor();
+    await tab.goto(`${stack.dashboard!.url}/restaurants/${world.restaurantId}/keys`);
+    await tab.getByText('There is nothing here for you').waitFor();
+    const answers = await tab.evaluate(async (ids) => {
+      const paths = [
+        `/console/restaurants/${ids.restaurantId}`,
+        `/console/keys?restaurantId=${ids.restaurantId}`,
+        `/console/restaurants/${ids.restaurantId}/webhook-deliveries`,
+      ];
+      return Promise.all(paths.map(async (path) => (await fetch(path)).status));
+    }, world);
+    expect(answers).toEqual([404, 404, 404]);
+    const listed = await tab.evaluate(async () =>
+      (await (await fetch('/console/restaurants')).json()).data.map((r: { name: string }) => r.name),
+    );
+    expect(listed).toEqual(['Other Bistro']);
+    await tab.context().close();
+  }, 60_000);
+});
+
+describe('at phone width', () => {
+  it('fits every page in 390 px and keeps them accessible', async () => {
+    const tab = await signInByLink(browser, stack, 'owner@chez.test', { width: 390, height: 844 });
+    await tab.getByRole('heading', { level: 1, name: 'Chez Dashboard' }).waitFor();
+    for (const [link, heading] of [
+      ['Overview', 'Chez Dashboard'],
+      ['Menu', 'Menu'],
+      ['API keys', 'API keys'],
+      ['Webhooks', 'Webhooks'],
+      ['Integrations', 'Integrations'],
+      ['Concierge', 'Concierge'],
+      ['Embeds', 'Embeds'],
+      ['Team', 'Team'],
+    ] as const) {
+      await visit(tab, link, heading, `phone-${link.toLowerCase().replace(/\s+/g, '-')}`);
+      expect(await fitsWidth(tab), link).toBe(true);
+    }
+    await tab.context().close();
+  }, 120_000);
+
+  it('signs in at phone width too', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const tab = await context.newPage();
+    await tab.goto(`${stack.dashboard!.url}/sign-in`);
+    await tab.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(await fitsWidth(tab)).toBe(true);
+    expect(await seriousViolations(tab)).toEqual([]);
+    await saveScreenshot(tab, 'dashboard-phone-sign-in.png');
+    await context.close();
+  });
+});
