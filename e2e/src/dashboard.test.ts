@@ -188,6 +188,16 @@ describe('a second owner', () => {
   }, 60_000);
 });
 
+describe('the dashboard as a door to console', () => {
+  it('forwards no Authorization header: the admin token works on console directly, never through the public dashboard', async () => {
+    const headers = { Authorization: `Bearer ${stack.adminToken}` };
+    expect((await fetch(`${stack.consoleUrl}/console/restaurants`, { headers })).status).toBe(200);
+    const through = await fetch(`${stack.dashboard!.url}/console/restaurants`, { headers });
+    expect(through.status).toBe(401);
+    expect((await fetch(`${stack.dashboard!.url}/console/session`, { headers })).status).toBe(200);
+  });
+});
+
 describe('at phone width', () => {
   it('fits every page in 390 px and keeps them accessible', async () => {
     const tab = await signInByLink(browser, stack, 'owner@chez.test', { width: 390, height: 844 });

@@ -1,4 +1,5 @@
 import { ConsoleClient } from '@partner/console/client';
+import type { Mailbox } from '@partner/testing/mailbox';
 import { randomBytes } from 'node:crypto';
 import { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from '@partner/sample-dish';
 
@@ -75,4 +76,26 @@ export async function seedDemo(options: {
     allowedOrigins: [new URL(options.gatewayUrl).origin, 'http://localhost:5173'],
   });
   return { restaurantId: restaurant.id, secretKey: secret.value, publishableKey: publishable.value };
+}
+
+/** The demo restaurant's owner (`.test`: a name no mail server on the internet answers for). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.test';
+
+/**
+ * Makes sure the demo owner is a member of the demo restaurant (inviting again changes nothing) and
+ * returns the sign-in link the invitation e-mailed them: each start prints a fresh one.
+ */
+export async function signInLinkFor(options: {
+  consoleUrl: string;
+  adminToken: string;
+  restaurantId: string;
+  mailbox: Mailbox;
+}): Promise<string> {
+  const client = new ConsoleClient({ baseUrl: options.consoleUrl, adminToken: options.adminToken });
+  await client.inviteMember(
+    { kind: 'restaurant', id: options.restaurantId },
+    { email: DEMO_OWNER_EMAIL, name: 'Demo Owner', role: 'owner' },
+  );
+  const mail = await options.mailbox.nextMailTo(DEMO_OWNER_EMAIL);
+  return /https?:\/\/\S+/.exec(mail.text)![0];
 }

@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { dataDir, loadLocalState, repoRoot, saveLocalState } from './local-env.js';
 import { LocalSetupError, prepareLocalStack } from './local-prepare.js';
 import { maskUrl } from './local-services.js';
-import { seedDemo } from './seed.js';
+import { startMailbox } from '@partner/testing/mailbox';
+import { DEMO_OWNER_EMAIL, seedDemo, signInLinkFor } from './seed.js';
 
 // `pnpm start`: the whole stack on this machine. Finds (or starts, or installs) Postgres and Redis unless
 // DATABASE_URL / REDIS_URL name others, migrates, starts the five services from their built output (as
-// production runs them), seeds a demo restaurant through the console API, prints keys.
+// production runs them) and the dashboard, seeds a demo restaurant and its owner through the console API,
+// prints keys and a sign-in link. Without SMTP_URL, e-mails go to a mail server of this process that prints
+// their links here.
 
 async function waitForHealth(name: string, port: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -58,6 +61,16 @@ const stack = await prepareLocalStack(process.env).catch((err: unknown) => {
 });
 
 const state = loadLocalState();
+// Sign-in links and invitations: printed here once the stack is up (the first one goes in the banner).
+let printMail = false;
+const mailbox = process.env.SMTP_URL
+  ? null
+  : await startMailbox({
+      onMail: (mail) => {
+        if (printMail)
+          console.log(`\n✉  to ${mail.to.join(', ')}: ${mail.subject}\n   ${/https?:\/\/\S+/.exec(mail.text)?.[0] ?? mail.text}\n`);
+      },
+    });
 const env = {
   DATABASE_URL: stack.databaseUrl,
   REDIS_URL: stack.redisUrl,
@@ -68,6 +81,11 @@ const env = {
   WEBHOOKS_URL: process.env.WEBHOOKS_URL ?? `http://127.0.0.1:${process.env.WEBHOOKS_PORT ?? '8082'}`,
   CONCIERGE_PORT: process.env.CONCIERGE_PORT ?? '8083',
   CONSOLE_PORT: process.env.CONSOLE_PORT ?? '8084',
+  DASHBOARD_PORT: process.env.DASHBOARD_PORT ?? '8085',
+  // The dashboard's origin: links in e-mails open there, and its cookie is Secure only behind https.
+  CONSOLE_PUBLIC_URL: process.env.CONSOLE_PUBLIC_URL ?? `http://localhost:${process.env.DASHBOARD_PORT ?? '8085'}`,
+  CONSOLE_URL: process.env.CONSOLE_URL ?? `http://127.0.0.1:${process.env.CONSOLE_PORT ?? '8084'}`,
+  SMTP_URL: process.env.SMTP_URL ?? mailbox!.url,
   // The console API is the operators' and the dashboard's: on this machine only.
   CONSOLE_HOST: process.env.CONSOLE_HOST ?? '127.0.0.1',
   CONSOLE_ADMIN_TOKEN: process.env.CONSOLE_ADMIN_TOKEN ?? state.adminToken,
@@ -91,6 +109,8 @@ const env = {
   LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
 };
 const gatewayUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${env.GATEWAY_PORT}`;
+const dashboardUrl = env.CONSOLE_PUBLIC_URL;
+let signInLink: string | null = null;
 const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT}`;
 
 const logDir = join(dataDir, 'logs');
@@ -103,12 +123,18 @@ const services = [
   ['webhooks', env.WEBHOOKS_PORT, metricsBasePort + 2],
   ['concierge', env.CONCIERGE_PORT, metricsBasePort + 3],
   ['gateway', env.GATEWAY_PORT, metricsBasePort],
+  ['dashboard', env.DASHBOARD_PORT, null],
 ] as const;
 for (const [name, port, metricsPort] of services) {
   if (stopping) break;
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, [join(repoRoot, 'services', name, 'dist', 'main.js')], {
-    env: { ...process.env, ...env, PUBLIC_BASE_URL: gatewayUrl, METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      ...env,
+      PUBLIC_BASE_URL: gatewayUrl,
+      ...(metricsPort === null ? {} : { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log, { end: false });
@@ -129,6 +155,8 @@ try {
   }
   state.demo = await seedDemo({ consoleUrl, adminToken: env.CONSOLE_ADMIN_TOKEN, previous: state.demo, gatewayUrl });
   saveLocalState(state);
+  signInLink =
+    mailbox && (await signInLinkFor({ consoleUrl, adminToken: env.CONSOLE_ADMIN_TOKEN, restaurantId: state.demo.restaurantId, mailbox }));
 } catch (err) {
   // Stopping on a signal breaks the health checks and the seed; that is no error to report.
   if (!stopping) console.error(err instanceof Error ? err.message : err);
@@ -146,6 +174,7 @@ Partner platform is running.
 
   gateway   ${gatewayUrl}            (public API: /v1/partner/...)
   docs      ${gatewayUrl}/docs       (API reference; guides in docs/guides)
+  dashboard ${dashboardUrl}            (owners and integrators sign in here)
   console   ${consoleUrl}        (admin API; token below)
   services  catalog :${env.CATALOG_PORT}  webhooks :${env.WEBHOOKS_PORT}  concierge :${env.CONCIERGE_PORT}
   metrics   http://127.0.0.1:<port>/metrics, gateway :${metricsBasePort}  catalog :${metricsBasePort + 1}  webhooks :${metricsBasePort + 2}  concierge :${metricsBasePort + 3}  console :${metricsBasePort + 4}
@@ -158,6 +187,9 @@ Demo restaurant ${demo.restaurantId}
   secret test key       ${demo.secretKey}
   publishable test key  ${demo.publishableKey}   (allowed origins: http://localhost:${env.GATEWAY_PORT}, http://localhost:5173)
   console admin token   ${env.CONSOLE_ADMIN_TOKEN}
+
+Dashboard: ${dashboardUrl}  as ${DEMO_OWNER_EMAIL}, the demo restaurant's owner
+  ${signInLink ? `sign in now: ${signInLink}\n  (works once; later, ask the sign-in page for a link: it is printed here)` : `ask the sign-in page for a link: it is sent through ${maskUrl(env.SMTP_URL)}`}
 
 Demo URL: ${gatewayUrl}/menu/${demo.restaurantId}
   (the demo restaurant's public menu page: 3D dish viewers and the concierge widget)
@@ -175,3 +207,4 @@ Try it:
 
 Ctrl-C stops everything.
 `);
+printMail = true;

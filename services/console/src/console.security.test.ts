@@ -13,7 +13,7 @@ import { zData } from '@partner/contracts';
 import { ZConsoleKey, ZCreatedKey } from '@partner/contracts/console';
 import type { Logger } from '@partner/http';
 import { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from '@partner/sample-dish';
-import { SIGN_IN_ROUTES } from './accounts/console-guard.js';
+import { OPEN_ROUTES } from './accounts/console-guard.js';
 import { createApp } from './app.js';
 import { OWNED_WEBHOOK_ROUTES } from './webhooks/webhooks.routes.js';
 import { expectError, listRoutes, useAppHarness } from './testing/app-harness.js';
@@ -178,7 +178,7 @@ describe('the admin token', () => {
   });
 
   describe.each(ROUTES.map((route) => [route.route, route] as const))('%s', (_name, route) => {
-    it.skipIf(SIGN_IN_ROUTES.has(route.route))(
+    it.skipIf(OPEN_ROUTES.has(route.route))(
       'refuses every credential but the admin token with one and the same 401 unauthorized, echoing nothing',
       async () => {
         const token = h.deps.adminToken;

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_ROUTES } from './console-guard.js';
+import { OPEN_ROUTES } from './console-guard.js';
 import { expectError, listRoutes, type SignedIn, useAppHarness } from '../testing/app-harness.js';
 import { seedIntegrator, seedItem, seedRestaurant, seedSection } from '../testing/factories.js';
 import { OWNED_WEBHOOK_ROUTES } from '../webhooks/webhooks.routes.js';
@@ -166,8 +166,7 @@ const TRESPASSES: Record<string, Trespass> = {
 /** Routes about the caller alone, or open to any signed-in person: nobody else's data to reach. */
 const SELF = new Set([
   'GET /healthz',
-  ...SIGN_IN_ROUTES,
-  'GET /console/session',
+  ...OPEN_ROUTES,
   'DELETE /console/session',
   'POST /console/session/sign-out-everywhere',
   'PUT /console/account/password',

@@ -11,7 +11,8 @@ const h = useAppHarness();
 
 let seq = 0;
 const newEmail = () => `person-${process.pid}-${++seq}-${Date.now()}@owner.test`;
-const session = (headers: Record<string, string>) => request(h.app).get('/console/session').set(headers);
+/** Any route behind the guard: 200 while the session lives, 401 once it has ended. */
+const session = (headers: Record<string, string>) => request(h.app).get('/console/integrators').set(headers);
 const cookieOf = (res: request.Response) => res.get('Set-Cookie')![0]!;
 const headersFrom = (res: request.Response) => ({
   Cookie: cookieOf(res).split(';')[0]!,
@@ -222,8 +223,17 @@ describe('sessions', () => {
     expect(headers[0]).toMatch(/^__Host-console_session=[\w-]{43}; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Strict$/);
   });
 
+  it('tells who is signed in: nobody is an answer, not an error', async () => {
+    const person = await h.signIn(newEmail());
+    expect((await request(h.app).get('/console/session').set(person.headers)).body.data.account.id).toBe(person.accountId);
+    expect((await request(h.app).get('/console/session')).body).toEqual({ data: null });
+    await request(h.app).delete('/console/session').set(person.headers).expect(200);
+    expect((await request(h.app).get('/console/session').set(person.headers)).body).toEqual({ data: null });
+    expectError(await request(h.app).get('/console/session').set({ Authorization: 'Bearer wrong' }), 401, 'unauthorized');
+  });
+
   it('the admin token is the operator, with no session to end', async () => {
-    const res = await session(h.admin);
+    const res = await request(h.app).get('/console/session').set(h.admin);
     expect(res.body.data).toEqual({ operator: true, account: null, memberships: [], csrfToken: null, expiresAt: null });
     expectError(await request(h.app).delete('/console/session').set(h.admin), 403, 'forbidden');
   });

@@ -3,7 +3,7 @@ import { AppError } from '@partner/contracts';
 import { ZPasswordSignIn, ZSetPassword, ZSignInLinkRedeem, ZSignInLinkRequest } from '@partner/contracts/console';
 import { parseWith } from '@partner/http';
 import { findAccountById, setPasswordHash } from './accounts.repository.js';
-import { accountActor, actorOf } from './actor.js';
+import { accountActor } from './actor.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { deleteAccountSessions } from './sessions.repository.js';
 import { presentSession, redeemLink, requestSignInLink, signInWithPassword, type SignInDeps } from './sign-in.service.js';
@@ -30,7 +30,7 @@ export function registerSignInRoutes(router: Router, deps: SignInDeps): void {
   });
 
   router.get('/console/session', (req, res) => {
-    res.json({ data: presentSession(actorOf(req)) });
+    res.json({ data: req.actor ? presentSession(req.actor) : null });
   });
   router.delete('/console/session', async (req, res) => {
     const actor = accountActor(req);

@@ -5,7 +5,7 @@ import { HomePage } from './pages/home';
 import { OwnerPage } from './pages/owner';
 import { SignInPage } from './pages/sign-in';
 import { SessionProvider, useSession } from './session';
-import { Loading } from './ui';
+import { Button, ErrorNote, Loading } from './ui';
 
 export function App() {
   return (
@@ -18,13 +18,23 @@ export function App() {
 }
 
 function Shell() {
-  const { session, signOut } = useSession();
+  const { session, failure, retry, signOut } = useSession();
   const location = useLocation();
   const onSignIn = location.path === '/sign-in';
   useEffect(() => {
     // Signed out anywhere but the sign-in page: there, and back here afterwards.
     if (session === null && !onSignIn) location.route(`/sign-in?next=${encodeURIComponent(location.url)}`, true);
   }, [session, onSignIn]);
+  if (failure) {
+    return (
+      <main class="centered">
+        <div class="stack">
+          <ErrorNote error={failure} />
+          <Button onClick={retry}>Try again</Button>
+        </div>
+      </main>
+    );
+  }
   if (session === undefined || (session === null && !onSignIn)) {
     return (
       <main class="centered">

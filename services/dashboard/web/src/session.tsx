@@ -1,40 +1,38 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { TSession } from '@partner/contracts/console';
-import { ApiError, get, send, useCsrfToken } from './api';
+import { type ApiError, get, send, useCsrfToken } from './api';
 
 interface SessionState {
   /** Undefined while the first answer is awaited; null when nobody is signed in. */
   session: TSession | null | undefined;
+  /** Why the session could not be read (the backend down): shown with a way to try again. */
+  failure: ApiError | undefined;
+  retry: () => void;
   signedIn: (session: TSession) => void;
   signOut: (everywhere?: boolean) => Promise<void>;
-  refresh: () => Promise<void>;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
 
 export function SessionProvider(props: { children: ComponentChildren }) {
   const [session, setSession] = useState<TSession | null | undefined>(undefined);
+  const [failure, setFailure] = useState<ApiError | undefined>();
+  const [round, setRound] = useState(0);
   const adopt = (next: TSession | null) => {
     useCsrfToken(next?.csrfToken ?? null);
     setSession(next);
   };
-  const refresh = async () => {
-    try {
-      adopt(await get<TSession>('/session'));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) adopt(null);
-      else throw err;
-    }
-  };
   useEffect(() => {
-    void refresh();
-  }, []);
+    setFailure(undefined);
+    get<TSession | null>('/session').then(adopt, setFailure);
+  }, [round]);
   const signOut = async (everywhere = false) => {
     await (everywhere ? send('POST', '/session/sign-out-everywhere') : send('DELETE', '/session')).catch(() => undefined);
     adopt(null);
   };
-  return <SessionContext.Provider value={{ session, signedIn: adopt, signOut, refresh }}>{props.children}</SessionContext.Provider>;
+  const state = { session, failure, retry: () => setRound((n) => n + 1), signedIn: adopt, signOut };
+  return <SessionContext.Provider value={state}>{props.children}</SessionContext.Provider>;
 }
 
 export function useSession(): SessionState {
