@@ -157,6 +157,27 @@ describe('an owner in Chromium', () => {
     await flip('on');
   }, 60_000);
 
+  it('sets a password, then signs in with it in another browser', async () => {
+    await tab.getByRole('link', { name: 'owner@chez.test' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+    expect(await seriousViolations(tab)).toEqual([]);
+    await tab.getByLabel('New password').fill('pickled radish tuesday');
+    await tab.getByRole('button', { name: 'Save password' }).click();
+    await tab.getByText('Saved.').waitFor();
+    await saveScreenshot(tab, 'dashboard-account.png');
+
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    await other.goto(`${stack.dashboard!.url}/restaurants/${world.restaurantId}/keys`);
+    await other.getByLabel('E-mail address').fill('owner@chez.test');
+    await other.getByLabel('Password').fill('pickled radish tuesday');
+    await other.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // Back where the sign-in page was asked for.
+    await other.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await context.close();
+    await tab.goBack();
+  }, 60_000);
+
   it('has every other page accessible too', async () => {
     await visit(tab, 'Integrations', 'Integrations', 'integrations');
     await visit(tab, 'Embeds', 'Embeds', 'embeds');

@@ -1,5 +1,6 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect } from 'preact/hooks';
+import { AccountPage } from './pages/account';
 import { ConnectPage } from './pages/connect';
 import { HomePage } from './pages/home';
 import { OwnerPage } from './pages/owner';
@@ -53,7 +54,9 @@ function Shell() {
         </a>
         {session && (
           <nav aria-label="Account" class="account">
-            <span class="muted account-email">{session.account?.email ?? 'operator'}</span>
+            <a class="account-email" href="/account">
+              {session.account?.email ?? 'operator'}
+            </a>
             <button type="button" class="button plain" onClick={() => void signOut()}>
               Sign out
             </button>
@@ -64,6 +67,7 @@ function Shell() {
         <Router>
           <Route path="/sign-in" component={SignInPage} />
           <Route path="/connect/:token" component={ConnectPage} />
+          <Route path="/account" component={AccountPage} />
           <Route path="/restaurants/:id" component={OwnerPage} kind="restaurant" />
           <Route path="/restaurants/:id/:tab" component={OwnerPage} kind="restaurant" />
           <Route path="/integrators/:id" component={OwnerPage} kind="integrator" />
