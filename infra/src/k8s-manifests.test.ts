@@ -33,7 +33,10 @@ if (!kubectl) console.warn('kubectl is not on PATH: the Kubernetes manifest test
 /** Documented variables no Deployment sets, and why. */
 const NOT_FOR_KUBERNETES: Record<string, string> = {
   ASSET_STORAGE_DIR: "the local driver's directory: in Kubernetes the files are in S3 (ASSET_STORAGE_DRIVER=s3)",
-  CONSOLE_URL: "the operators' CLI, not a service",
+  CONSOLE_URL: "the operators' CLI and the dashboard, whose manifests are their own (k8s-dashboard.test.ts)",
+  DASHBOARD_PORT: 'the dashboard: infra/k8s/dashboard (k8s-dashboard.test.ts)',
+  DASHBOARD_HOST: 'the dashboard: infra/k8s/dashboard (k8s-dashboard.test.ts)',
+  CONSOLE_TIMEOUT_MS: 'the dashboard: infra/k8s/dashboard (k8s-dashboard.test.ts)',
 };
 
 /** The variables a schema reports missing or bad for `env` (parseEnv names them, never values). */
@@ -108,28 +111,32 @@ describe.skipIf(!kubectl)('the example overlay, rendered by kubectl kustomize', 
     }
   });
 
-  it.each(SERVICES)('gives %s every variable its config requires, and a config that loads', async (service) => {
-    const load = await configLoader(service);
-    const env = appContainer(deployments[service]).env ?? [];
-    const provided = new Set(
-      env
-        .filter((variable) => !(variable.valueFrom?.configMapKeyRef ?? variable.valueFrom?.secretKeyRef)?.optional)
-        .map((variable) => variable.name),
-    );
-    // What the schema refuses given the ConfigMap alone: every unconditionally required variable, and those
-    // the ConfigMap's choices require (ASSET_STORAGE_DRIVER=s3 requires the bucket, not a directory).
-    const fromConfigMap = resolveEnv(
-      env.filter((variable) => variable.valueFrom?.configMapKeyRef),
-      configMap,
-      () => undefined,
-    );
-    const required = refusedVariables(load, fromConfigMap);
-    expect(required).toContain('DATABASE_URL');
-    expect(required.filter((name) => !provided.has(name))).toEqual([]);
+  it.each(SERVICES)(
+    'gives %s every variable its config requires, and a config that loads',
+    async (service) => {
+      const load = await configLoader(service);
+      const env = appContainer(deployments[service]).env ?? [];
+      const provided = new Set(
+        env
+          .filter((variable) => !(variable.valueFrom?.configMapKeyRef ?? variable.valueFrom?.secretKeyRef)?.optional)
+          .map((variable) => variable.name),
+      );
+      // What the schema refuses given the ConfigMap alone: every unconditionally required variable, and those
+      // the ConfigMap's choices require (ASSET_STORAGE_DRIVER=s3 requires the bucket, not a directory).
+      const fromConfigMap = resolveEnv(
+        env.filter((variable) => variable.valueFrom?.configMapKeyRef),
+        configMap,
+        () => undefined,
+      );
+      const required = refusedVariables(load, fromConfigMap);
+      expect(required).toContain('DATABASE_URL');
+      expect(required.filter((name) => !provided.has(name))).toEqual([]);
 
-    const config = load(resolveEnv(env, configMap, exampleSecrets()));
-    expect(config.port).toBe(httpPort(appContainer(deployments[service])));
-  }, 120_000); // each loads its service's config module from source, slow on a busy machine
+      const config = load(resolveEnv(env, configMap, exampleSecrets()));
+      expect(config.port).toBe(httpPort(appContainer(deployments[service])));
+    },
+    120_000,
+  ); // each loads its service's config module from source, slow on a busy machine
 
   it('reads Secret keys that the example secrets file lists, and ConfigMap keys that exist', async () => {
     const listed = await readFile(join(repoRoot, 'infra/k8s/overlays/example/secrets.env.example'), 'utf8');
