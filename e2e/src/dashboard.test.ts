@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, saveScreenshot, SCREENSHOTS } from './browser.js';
 import { fitsWidth, seriousViolations, signInByLink } from './dashboard.js';
-import { startStack, type Stack } from './stack.js';
+import { sampleModelFiles, startStack, type Stack } from './stack.js';
 import { startReceiver } from './webhook-receiver.js';
 
 // The dashboard in Chromium against the whole stack: an owner signs in by e-mail link and does what
@@ -18,14 +18,22 @@ const world = {} as { restaurantId: string; otherRestaurantId: string; integrato
 const timings: Record<string, number> = {};
 
 beforeAll(async () => {
-  stack = await startStack({ dashboard: true, webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCHER_ENABLED: 'true' } });
+  // The gateway at its public URL: the dashboard's previews load its embed scripts.
+  stack = await startStack({
+    dashboard: true,
+    realPublicUrl: true,
+    webhooksEnv: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DISPATCHER_ENABLED: 'true' },
+  });
   browser = await launchBrowser();
   receiver = await startReceiver();
   const restaurant = await stack.console.createRestaurant({ name: 'Chez Dashboard', slug: 'chez-dashboard', currency: 'EUR' });
+  await stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
   const other = await stack.console.createRestaurant({ name: 'Other Bistro', slug: 'other-bistro', currency: 'EUR' });
   const integrator = await stack.console.createIntegrator({ name: 'POS Co', slug: 'pos-co-dashboard' });
   const section = await stack.console.createSection(restaurant.id, { name: 'Mains' });
   const item = await stack.console.createItem(restaurant.id, { name: 'Burrata', priceCents: 1400, sectionId: section.id });
+  const dessert = await stack.console.createItem(restaurant.id, { name: 'Tiramisu', priceCents: 900, sectionId: section.id });
+  await stack.console.uploadModel(dessert.id, await sampleModelFiles());
   Object.assign(world, { restaurantId: restaurant.id, otherRestaurantId: other.id, integratorId: integrator.id, itemId: item.id });
   await stack.console.inviteMember({ kind: 'restaurant', id: restaurant.id }, { email: 'owner@chez.test', role: 'owner' });
   await stack.console.inviteMember({ kind: 'restaurant', id: other.id }, { email: 'owner@other.test', role: 'owner' });
@@ -134,11 +142,11 @@ describe('an owner in Chromium', () => {
     await saveScreenshot(tab, 'dashboard-consent.png', { fullPage: true });
     await tab.getByRole('button', { name: 'Approve' }).click();
     await tab.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
-    await tab.getByText(world.integratorId).waitFor();
+    await tab.getByRole('region', { name: 'Integrators with access' }).getByText('POS Co').waitFor();
 
     await integrator.reload();
     await visit(integrator, 'Restaurants', 'Restaurants', 'integrator-restaurants');
-    await integrator.getByText(world.restaurantId).waitFor();
+    await integrator.getByRole('region', { name: 'Restaurants that granted access' }).getByText('Chez Dashboard').waitFor();
     await integrator.context().close();
   }, 90_000);
 
@@ -156,6 +164,33 @@ describe('an owner in Chromium', () => {
     await flip('off');
     await flip('on');
   }, 60_000);
+
+  it("previews a dish in 3D with the project's own viewer, and tries the concierge widget, both live in test mode", async () => {
+    await visit(tab, 'Menu', 'Menu', 'menu');
+    await tab.getByRole('button', { name: 'Preview Tiramisu in 3D' }).click();
+    const viewer = tab.getByRole('region', { name: '3D preview of Tiramisu' }).locator('service-viewer');
+    // The viewer's own shadow DOM, from the API with the dashboard's preview key: the dish's thumbnail,
+    // marked test mode, then the 3D view on request.
+    await viewer.getByRole('img', { name: 'Tiramisu' }).waitFor({ timeout: 20_000 });
+    await viewer.getByText('TEST MODE').waitFor();
+    await viewer.getByRole('button', { name: 'View in 3D' }).click();
+    await expect
+      .poll(() => viewer.evaluate((element) => Boolean(element.shadowRoot?.querySelector('model-viewer'))), { timeout: 20_000 })
+      .toBe(true);
+    await saveScreenshot(tab, 'dashboard-menu-preview.png', { fullPage: true });
+
+    await visit(tab, 'Concierge', 'Concierge', 'concierge');
+    // The widget's launcher, then a question answered from the sandbox (test mode, no model here).
+    const widget = tab.locator('service-concierge');
+    await widget.locator('.launcher').click({ timeout: 20_000 });
+    expect(await widget.locator('.badge').textContent()).toBe('TEST MODE');
+    await widget.locator('input').fill('Anything sweet?');
+    await widget.locator('form button').click();
+    await expect.poll(() => widget.locator('.card').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await saveScreenshot(tab, 'dashboard-concierge-try-it.png');
+    await visit(tab, 'Embeds', 'Embeds', 'embeds');
+    await tab.getByText('Tiramisu, live, as your guests will see it.').waitFor();
+  }, 90_000);
 
   it('sets a password, then signs in with it in another browser', async () => {
     await tab.getByRole('link', { name: 'owner@chez.test' }).click();

@@ -1,5 +1,5 @@
 import { ConsoleClient } from '@partner/console/client';
-import type { Mailbox } from '@partner/testing/mailbox';
+import type { Mailbox } from '@partner/local-mail';
 import { randomBytes } from 'node:crypto';
 import { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from '@partner/sample-dish';
 

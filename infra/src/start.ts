@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { dataDir, loadLocalState, repoRoot, saveLocalState } from './local-env.js';
 import { LocalSetupError, prepareLocalStack } from './local-prepare.js';
 import { maskUrl } from './local-services.js';
-import { startMailbox } from '@partner/testing/mailbox';
+import { startMailbox } from '@partner/local-mail';
 import { DEMO_OWNER_EMAIL, seedDemo, signInLinkFor } from './seed.js';
 
 // `pnpm start`: the whole stack on this machine. Finds (or starts, or installs) Postgres and Redis unless

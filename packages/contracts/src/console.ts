@@ -153,6 +153,8 @@ export const ZConsoleKey = z.object({
   expiresAt: ZTimestamp.nullable(),
   revokedAt: ZTimestamp.nullable(),
   createdAt: ZTimestamp,
+  /** In listings: a key the platform derives and manages (the public menu page's, the dashboard's preview). */
+  managedBy: z.enum(['menu-page', 'dashboard-preview']).nullable().optional(),
 });
 export type TConsoleKey = z.infer<typeof ZConsoleKey>;
 /** Only the create response carries `value`, the plaintext key. */
@@ -179,6 +181,9 @@ export const ZGrant = z.object({
   status: z.enum(['active', 'revoked']),
   createdAt: ZTimestamp,
   revokedAt: ZTimestamp.nullable(),
+  /** In listings: the two sides' names. */
+  restaurantName: z.string().optional(),
+  integratorName: z.string().optional(),
 });
 export type TGrant = z.infer<typeof ZGrant>;
 

@@ -9,4 +9,4 @@ export * from './seed-items.js';
 export * from './service-balancer.js';
 export * from './pgbouncer.js';
 export * from './platform-environment.js';
-export * from './mailbox.js';
+export * from '@partner/local-mail';

@@ -70,6 +70,7 @@ const ROUTES: Route[] = [
   { route: 'POST /console/restaurants', url: '/console/restaurants', body: { name: 'Chez Porte', slug: 'chez-porte', currency: 'EUR' } },
   { route: 'GET /console/restaurants/:id', url: '/console/restaurants/rst_unknown000000' },
   { route: 'GET /console/restaurants/:id/usage', url: '/console/restaurants/rst_unknown000000/usage' },
+  { route: 'GET /console/restaurants/:id/preview-key', url: '/console/restaurants/rst_unknown000000/preview-key' },
   { route: 'PATCH /console/restaurants/:id', url: '/console/restaurants/rst_unknown000000', body: { suspended: true } },
   // registerMenuRoutes
   { route: 'POST /console/restaurants/:id/sections', url: '/console/restaurants/rst_unknown000000/sections', body: { name: 'Mains' } },

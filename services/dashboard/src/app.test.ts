@@ -38,7 +38,7 @@ describe('the web app', () => {
     expect(res.get('Cache-Control')).toBe('no-cache');
     const csp = res.get('Content-Security-Policy')!;
     expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self' https://api.example.com");
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval' https://api.example.com");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.get('X-Frame-Options')).toBe('DENY');
     expect(res.get('X-Content-Type-Options')).toBe('nosniff');

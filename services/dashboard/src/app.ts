@@ -31,7 +31,8 @@ export function createApp(deps: DashboardDeps): Express {
     res.set({
       'Content-Security-Policy': [
         "default-src 'self'",
-        `script-src 'self' ${gateway}`,
+        // The 3D runtime of the gateway's viewer compiles WebAssembly decoders: that, and no eval.
+        `script-src 'self' 'wasm-unsafe-eval' ${gateway}`,
         "style-src 'self' 'unsafe-inline'",
         `img-src 'self' data: blob: ${gateway}`,
         `connect-src 'self' blob: data: ${gateway}`,

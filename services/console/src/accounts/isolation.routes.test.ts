@@ -77,6 +77,7 @@ const TRESPASSES: Record<string, Trespass> = {
   'GET /console/restaurants/:id': restaurantRoutes(''),
   'PATCH /console/restaurants/:id': { ...restaurantRoutes(''), body: () => ({ houseNotes: 'mine now' }) },
   'GET /console/restaurants/:id/usage': restaurantRoutes('/usage'),
+  'GET /console/restaurants/:id/preview-key': restaurantRoutes('/preview-key'),
   'POST /console/restaurants/:id/sections': { ...restaurantRoutes('/sections'), body: () => ({ name: 'Stolen' }) },
   'GET /console/restaurants/:id/sections': restaurantRoutes('/sections'),
   'GET /console/restaurants/:id/items': restaurantRoutes('/items'),

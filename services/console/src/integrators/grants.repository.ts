@@ -81,9 +81,19 @@ export async function findGrantById(db: Executor, id: string): Promise<GrantRow 
   return db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listGrants(db: Executor, filter: { restaurantId?: string; integratorOrgId?: string }): Promise<GrantRow[]> {
-  let query = db.selectFrom('grants').selectAll().orderBy('created_at', 'desc');
-  if (filter.restaurantId) query = query.where('restaurant_id', '=', filter.restaurantId);
-  if (filter.integratorOrgId) query = query.where('integrator_org_id', '=', filter.integratorOrgId);
+/** Grants, newest first, each with the names of its two sides (the dashboard shows names, not ids). */
+export async function listGrants(
+  db: Executor,
+  filter: { restaurantId?: string; integratorOrgId?: string },
+): Promise<Array<GrantRow & { restaurant_name: string; integrator_name: string }>> {
+  let query = db
+    .selectFrom('grants as g')
+    .innerJoin('restaurants as r', 'r.id', 'g.restaurant_id')
+    .innerJoin('integrator_orgs as o', 'o.id', 'g.integrator_org_id')
+    .selectAll('g')
+    .select(['r.name as restaurant_name', 'o.name as integrator_name'])
+    .orderBy('g.created_at', 'desc');
+  if (filter.restaurantId) query = query.where('g.restaurant_id', '=', filter.restaurantId);
+  if (filter.integratorOrgId) query = query.where('g.integrator_org_id', '=', filter.integratorOrgId);
   return query.execute();
 }

@@ -14,7 +14,7 @@ import {
   listIntegrators,
   patchIntegrator,
   pendingConnectLinks,
-  presentGrant,
+  presentNamedGrant,
   previewConnectLink,
   revokeGrantById,
 } from './integrators.service.js';
@@ -63,11 +63,11 @@ export function registerIntegratorRoutes(router: Router, deps: ConsoleDeps): voi
   });
   router.get('/console/integrators/:id/grants', async (req, res) => {
     reachIntegrator(req);
-    res.json({ data: (await listGrants(deps.db, { integratorOrgId: req.params.id })).map(presentGrant) });
+    res.json({ data: (await listGrants(deps.db, { integratorOrgId: req.params.id })).map(presentNamedGrant) });
   });
   router.get('/console/restaurants/:id/grants', async (req, res) => {
     reach(actorOf(req), { kind: 'restaurant', id: req.params.id });
-    res.json({ data: (await listGrants(deps.db, { restaurantId: req.params.id })).map(presentGrant) });
+    res.json({ data: (await listGrants(deps.db, { restaurantId: req.params.id })).map(presentNamedGrant) });
   });
   router.post('/console/grants/:id/revoke', async (req, res) => {
     await reachGrant(deps.db, actorOf(req), req.params.id);

@@ -51,6 +51,13 @@ export const presentGrant = (row: GrantRow): TGrant => ({
   revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
 });
 
+/** A listed grant: also the names of the restaurant and the integrator. */
+export const presentNamedGrant = (row: GrantRow & { restaurant_name: string; integrator_name: string }): TGrant => ({
+  ...presentGrant(row),
+  restaurantName: row.restaurant_name,
+  integratorName: row.integrator_name,
+});
+
 export async function createIntegrator(deps: ConsoleDeps, body: z.infer<typeof ZCreateIntegrator>) {
   try {
     return presentIntegrator(

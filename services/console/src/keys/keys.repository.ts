@@ -5,6 +5,25 @@ export async function insertApiKey(db: Executor, row: NewApiKey): Promise<ApiKey
   return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * A key the platform derives and manages: inserted when missing; a revoked one, or one allowing another
+ * origin, is set right. True when the row changed (replicas must forget what they cached).
+ */
+export async function upsertManagedKey(db: Executor, row: NewApiKey): Promise<boolean> {
+  const changed = await db
+    .insertInto('api_keys')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .column('key_hash')
+        .doUpdateSet((eb) => ({ revoked_at: null, allowed_origins: eb.ref('excluded.allowed_origins') }))
+        .where((eb) => eb.or([eb('api_keys.revoked_at', 'is not', null), eb('api_keys.allowed_origins', '!=', eb.ref('excluded.allowed_origins'))])),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return changed !== undefined;
+}
+
 export async function findApiKeyById(db: Executor, id: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -42,7 +42,7 @@ describe('POST /console/keys', () => {
     expect(JSON.stringify(listed.body)).not.toContain(secretPart);
     const mine = listed.body.data.find((listedKey: { id: string }) => listedKey.id === key.id);
     const { value: _value, ...metadata } = key;
-    expect(ZConsoleKey.strict().parse(mine)).toEqual(metadata);
+    expect(ZConsoleKey.strict().parse(mine)).toEqual({ ...metadata, managedBy: null });
   });
 
   it('creates a publishable key for an integrator with its origins and no scopes; test keys default to 60/min', async () => {
@@ -224,5 +224,27 @@ describe('POST /console/keys/:id/revoke', () => {
     const invalidations = await h.subscribe('keys:invalidate');
     expectError(await revoke('key_unknown000000'), 404, 'not_found');
     expect(await invalidations.drain()).toEqual([]);
+  });
+});
+
+describe('GET /console/restaurants/:id/preview-key', () => {
+  it("derives the dashboard's publishable test key for the dashboard's origin, once, and sets a revoked one right", async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const first = await request(h.app).get(`/console/restaurants/${restaurant.id}/preview-key`).set(h.admin);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toEqual({ key: expect.stringMatching(/^svc_pk_test_/), origin: 'http://dashboard.test' });
+    const again = await request(h.app).get(`/console/restaurants/${restaurant.id}/preview-key`).set(h.admin);
+    expect(again.body.data.key).toBe(first.body.data.key);
+
+    const listed = (await request(h.app).get('/console/keys').query({ restaurantId: restaurant.id }).set(h.admin)).body.data;
+    const preview = listed.find((key: { managedBy: string | null }) => key.managedBy === 'dashboard-preview');
+    expect(preview).toMatchObject({ type: 'publishable', environment: 'test', allowedOrigins: ['http://dashboard.test'], revokedAt: null });
+    expect(listed.filter((key: { managedBy: string | null }) => key.managedBy === 'menu-page')).toHaveLength(1);
+    expect(listed.filter((key: { managedBy: string | null }) => key.managedBy === null)).toHaveLength(0);
+
+    await revoke(preview.id).expect(200);
+    await request(h.app).get(`/console/restaurants/${restaurant.id}/preview-key`).set(h.admin).expect(200);
+    expect((await keyRow(preview.id)).revoked_at).toBeNull();
+    expectError(await request(h.app).get('/console/restaurants/rst_missing000000000000/preview-key').set(h.admin), 404, 'not_found');
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { asScopes, DEFAULT_SECRET_SCOPES, generateApiKey, isWildcardTooBroad, redactKey } from '@partner/auth';
+import { managedKeyHashes } from './managed-keys.js';
 import { keyInvalidations, newId } from '@partner/http';
 import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, revokeApiKey } from './keys.repository.js';
 import { findIntegratorOrgById } from '../integrators/integrators.repository.js';
@@ -79,7 +80,8 @@ export async function listKeys(deps: ConsoleDeps, owner: { restaurantId?: string
   if (!owner.restaurantId && !owner.integratorOrgId) {
     throw new AppError('invalid_request', 'Filter by restaurantId or integratorOrgId.', { param: 'restaurantId' });
   }
-  return (await listApiKeysByOwner(deps.db, owner)).map(presentKey);
+  const managed = owner.restaurantId ? managedKeyHashes(deps, owner.restaurantId) : new Map<string, 'menu-page' | 'dashboard-preview'>();
+  return (await listApiKeysByOwner(deps.db, owner)).map((row) => ({ ...presentKey(row), managedBy: managed.get(row.key_hash) ?? null }));
 }
 
 /** Revocation is immediate on every gateway replica (pub/sub) and idempotent here. */

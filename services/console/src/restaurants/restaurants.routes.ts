@@ -4,6 +4,7 @@ import { ZCreateRestaurant, ZUpdateRestaurant } from '@partner/contracts/console
 import { parseWith } from '@partner/http';
 import { actorOf, reach, reachableOwners, requireOperator } from '../accounts/actor.js';
 import type { ConsoleDeps } from '../deps.js';
+import { dashboardPreviewKey } from '../keys/managed-keys.js';
 import { createRestaurant, getRestaurant, getUsage, listRestaurants, patchRestaurant } from './restaurants.service.js';
 
 /** Plan, add-ons, limits and suspension are set by the platform's operators, not by owners. */
@@ -28,6 +29,11 @@ export function registerRestaurantRoutes(router: Router, deps: ConsoleDeps): voi
   router.get('/console/restaurants/:id', async (req, res) => {
     reach(actorOf(req), { kind: 'restaurant', id: req.params.id });
     res.json({ data: await getRestaurant(deps, req.params.id) });
+  });
+  router.get('/console/restaurants/:id/preview-key', async (req, res) => {
+    reach(actorOf(req), { kind: 'restaurant', id: req.params.id });
+    await getRestaurant(deps, req.params.id);
+    res.json({ data: await dashboardPreviewKey(deps, req.params.id) });
   });
   router.get('/console/restaurants/:id/usage', async (req, res) => {
     reach(actorOf(req), { kind: 'restaurant', id: req.params.id });

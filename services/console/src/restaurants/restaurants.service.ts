@@ -1,4 +1,4 @@
-import { derivePublishableKey } from '@partner/auth';
+import { menuPageKey } from '../keys/managed-keys.js';
 import { accessInvalidations, keyInvalidations, menuInvalidations, newId } from '@partner/http';
 import { billingPeriod, readUsage } from '@partner/entitlements';
 import { findRestaurantById, isUniqueViolation, type RestaurantUpdate } from '@partner/db';
@@ -10,8 +10,6 @@ import type { TConsoleRestaurant, TUsage, ZCreateRestaurant, ZUpdateRestaurant }
 import type { z } from 'zod';
 import type { ConsoleDeps } from '../deps.js';
 
-const menuPageKey = (deps: ConsoleDeps, restaurantId: string) =>
-  derivePublishableKey(deps.menuPageKeySecret, `menu-page:${restaurantId}`, deps.menuPageKeyEnvironment);
 const menuPageKeyHash = (deps: ConsoleDeps, restaurantId: string) => menuPageKey(deps, restaurantId).hash;
 
 export async function createRestaurant(deps: ConsoleDeps, body: z.infer<typeof ZCreateRestaurant>): Promise<TConsoleRestaurant> {

@@ -16,7 +16,7 @@ export function GrantsList({ owner }: TabProps) {
     await send('POST', `/grants/${grant.id}/revoke`);
     grants.reload();
   });
-  const other = (grant: TGrant) => (owner.kind === 'restaurant' ? grant.integratorOrgId : grant.restaurantId);
+  const other = (grant: TGrant) => (owner.kind === 'restaurant' ? grant.integratorName : grant.restaurantName);
   return (
     <Section title={owner.kind === 'restaurant' ? 'Integrators with access' : 'Restaurants that granted access'}>
       <ErrorNote error={grants.error ?? revoke.error} />
@@ -33,7 +33,7 @@ export function GrantsList({ owner }: TabProps) {
           {grants.data.map((grant) => (
             <li class="row" key={grant.id}>
               <div>
-                <code>{other(grant)}</code>
+                <strong>{other(grant)}</strong>
                 <div class="muted small">
                   {grant.scopes.join(', ')} · since {formatDate(grant.createdAt)}
                 </div>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { TItem, TSection } from '@partner/contracts';
 import { call, get, send } from '../api';
+import { useEmbed } from '../embeds';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
 import { Badge, Button, ErrorNote, Field, Loading, Note, PageTitle, Section, TableScroll } from '../ui';
@@ -17,6 +18,7 @@ export function MenuTab({ owner }: TabProps) {
   }, [owner.id]);
   const [adding, setAdding] = useState(false);
   const [uploading, setUploading] = useState<TItem | null>(null);
+  const [previewing, setPreviewing] = useState<TItem | null>(null);
   const update = useAction(async (item: TItem, changes: Record<string, unknown>) => {
     await send('PATCH', `/items/${item.id}`, changes);
     menu.reload();
@@ -55,6 +57,7 @@ export function MenuTab({ owner }: TabProps) {
           }}
         />
       )}
+      {previewing && <ModelPreview item={previewing} restaurantId={owner.id} onClose={() => setPreviewing(null)} />}
       <Section title="Dishes">
         <ErrorNote error={update.error} />
         {menu.data.items.length === 0 ? (
@@ -102,6 +105,11 @@ export function MenuTab({ owner }: TabProps) {
                       <Button onClick={() => setUploading(item)} aria-label={`Upload a 3D model for ${item.name}`}>
                         Upload
                       </Button>
+                      {item.model.status === 'ready' && item.status === 'published' && (
+                        <Button onClick={() => setPreviewing(item)} aria-label={`Preview ${item.name} in 3D`}>
+                          Preview
+                        </Button>
+                      )}
                     </td>
                   </tr>
                 ))}
@@ -221,5 +229,25 @@ function ModelUpload(props: { item: TItem; onDone: () => void }) {
         <Button onClick={props.onDone}>{done ? 'Close' : 'Cancel'}</Button>
       </div>
     </form>
+  );
+}
+
+/** The dish as guests see it: the project's own viewer, live, with the dashboard's test key. */
+function ModelPreview(props: { item: TItem; restaurantId: string; onClose: () => void }) {
+  const embed = useEmbed(props.restaurantId, 'v1.js');
+  return (
+    <section class="card stack" aria-label={`3D preview of ${props.item.name}`}>
+      <div class="card-head">
+        <h2>{props.item.name} in 3D</h2>
+        <Button onClick={props.onClose}>Close</Button>
+      </div>
+      {embed.error ? (
+        <Note tone="warning">The viewer could not load: {embed.error}</Note>
+      ) : !embed.key ? (
+        <Loading />
+      ) : (
+        <service-viewer class="preview" item-id={props.item.id} publishable-key={embed.key} />
+      )}
+    </section>
   );
 }

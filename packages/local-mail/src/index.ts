@@ -20,7 +20,7 @@ export interface Mailbox {
 
 /**
  * A local SMTP server that keeps what it is sent: a real mail server, as far as nodemailer can tell,
- * for tests and for `pnpm start` (which prints the sign-in links it receives). No TLS, no auth.
+ * for `pnpm start` (which prints the sign-in links it receives) and for tests. No TLS, no auth.
  */
 export async function startMailbox(options: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}): Promise<Mailbox> {
   const received: ReceivedMail[] = [];

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get } from './api';
+
+// The project's own embeds, live in the dashboard: the gateway's scripts, run with the restaurant's
+// dashboard preview key (a publishable test key that only the dashboard's origin may use).
+
+declare module 'preact' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      'service-viewer': { 'item-id': string; 'publishable-key': string; class?: string };
+      'service-concierge': { 'restaurant-id': string; 'publishable-key': string; class?: string };
+    }
+  }
+}
+
+let gateway: Promise<string> | undefined;
+/** Where the embed scripts are served: the gateway's public origin, as the dashboard's server knows it. */
+export const gatewayOrigin = () =>
+  (gateway ??= fetch('/app-config.json')
+    .then((res) => res.json() as Promise<{ publicBaseUrl: string }>)
+    .then((config) => config.publicBaseUrl.replace(/\/$/, '')));
+
+const scripts = new Map<string, Promise<void>>();
+function loadScript(src: string): Promise<void> {
+  let loading = scripts.get(src);
+  if (!loading) {
+    loading = new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = src;
+      script.async = true;
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error(`${src} did not load`));
+      document.head.append(script);
+    });
+    scripts.set(src, loading);
+  }
+  return loading;
+}
+
+/** The embed script loaded and the restaurant's preview key, or why not. */
+export function useEmbed(restaurantId: string, file: 'v1.js' | 'concierge.v1.js') {
+  const [state, setState] = useState<{ key?: string; error?: string }>({});
+  useEffect(() => {
+    let current = true;
+    Promise.all([
+      get<{ key: string }>(`/restaurants/${restaurantId}/preview-key`),
+      gatewayOrigin().then((origin) => loadScript(`${origin}/embed/${file}`)),
+    ]).then(
+      ([preview]) => current && setState({ key: preview.key }),
+      (err: Error) => current && setState({ error: err.message }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [restaurantId, file]);
+  return state;
+}
