@@ -102,6 +102,12 @@ describe('an owner in Chromium', () => {
     expect(await tab.getByTestId('shown-once').textContent()).toMatch(/^whsec_/);
     await tab.getByRole('button', { name: 'Done' }).click();
 
+    // Narrowed to the events it wants.
+    await tab.getByRole('button', { name: `Edit ${receiver.url}` }).click();
+    await tab.getByRole('checkbox', { name: 'item.updated' }).check();
+    await tab.getByRole('button', { name: 'Save endpoint' }).click();
+    await tab.getByRole('region', { name: 'Endpoints' }).getByText('item.updated', { exact: true }).waitFor();
+
     await tab.getByRole('button', { name: 'Send test event' }).click();
     await tab.getByText(/Test event delivered: your endpoint answered 200/).waitFor();
     expect(receiver.received.map((r) => JSON.parse(r.body).type)).toContain('ping');

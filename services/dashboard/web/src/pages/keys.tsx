@@ -12,6 +12,12 @@ const SCOPES = [
   ['concierge:chat', 'Chat with the concierge'],
 ] as const;
 
+/** Keys the platform derives and manages: not revoked here, but by switching off what uses them. */
+const MANAGED = {
+  'menu-page': 'Used by your public menu page',
+  'dashboard-preview': "Used by this dashboard's previews",
+} as const;
+
 /** Developers → API keys: new key (its value shown once), the keys with their scopes, revoke. */
 export function KeysTab({ owner }: TabProps) {
   const filter = owner.kind === 'restaurant' ? `restaurantId=${owner.id}` : `integratorOrgId=${owner.id}`;
@@ -84,10 +90,14 @@ export function KeysTab({ owner }: TabProps) {
                     <td class="small">{formatDate(key.createdAt)}</td>
                     <td>{key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}</td>
                     <td>
-                      {!key.revokedAt && !key.name.startsWith('Public menu page') && (
-                        <Button variant="danger" onClick={() => void revoke.run(key)} aria-label={`Revoke ${key.name}`}>
-                          Revoke
-                        </Button>
+                      {key.managedBy ? (
+                        <span class="muted small">{MANAGED[key.managedBy]}</span>
+                      ) : (
+                        !key.revokedAt && (
+                          <Button variant="danger" onClick={() => void revoke.run(key)} aria-label={`Revoke ${key.name}`}>
+                            Revoke
+                          </Button>
+                        )
                       )}
                     </td>
                   </tr>

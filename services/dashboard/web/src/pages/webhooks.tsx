@@ -35,6 +35,7 @@ export function WebhooksTab({ owner }: TabProps) {
   const endpoints = useLoad(() => get<TWebhookEndpoint[]>(`${base}/webhook-endpoints?limit=100`), [owner.id]);
   const deliveries = useLoad(() => get<TWebhookDelivery[]>(`${base}/webhook-deliveries?limit=50`), [owner.id]);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<TWebhookEndpoint | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => {
@@ -82,13 +83,19 @@ export function WebhooksTab({ owner }: TabProps) {
       </PageTitle>
       {secret && <ShownOnce label="The endpoint's signing secret" value={secret} onDone={() => setSecret(null)} />}
       {notice && <Note tone="success">{notice}</Note>}
-      {creating && (
-        <NewEndpointForm
+      {(creating || editing) && (
+        <EndpointForm
+          key={editing?.id ?? 'new'}
           base={base}
-          onCancel={() => setCreating(false)}
-          onCreated={(created) => {
+          endpoint={editing ?? undefined}
+          onCancel={() => {
             setCreating(false);
-            setSecret(created);
+            setEditing(null);
+          }}
+          onSaved={(created) => {
+            setCreating(false);
+            setEditing(null);
+            if (created) setSecret(created);
             refresh();
           }}
         />
@@ -119,6 +126,9 @@ export function WebhooksTab({ owner }: TabProps) {
                       Send test event
                     </Button>
                   )}
+                  <Button onClick={() => setEditing(endpoint)} aria-label={`Edit ${endpoint.url}`}>
+                    Edit
+                  </Button>
                   <Button busy={act.running} onClick={() => void act.run('rotate-secret', endpoint)}>
                     Rotate secret
                   </Button>
@@ -197,24 +207,34 @@ export function WebhooksTab({ owner }: TabProps) {
   );
 }
 
-function NewEndpointForm(props: { base: string; onCancel: () => void; onCreated: (secret: string) => void }) {
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>([]);
-  const create = useAction(() =>
-    send<{ secret: string }>('POST', `${props.base}/webhook-endpoints`, { url, enabledEvents: events.length ? events : ['*'] }),
-  );
+/** A new endpoint (its secret is shown once after), or an existing one's URL, events and description. */
+function EndpointForm(props: { base: string; endpoint?: TWebhookEndpoint; onCancel: () => void; onSaved: (secret?: string) => void }) {
+  const existing = props.endpoint;
+  const [url, setUrl] = useState(existing?.url ?? '');
+  const [events, setEvents] = useState<string[]>(existing?.enabledEvents.filter((type) => type !== '*') ?? []);
+  const [description, setDescription] = useState(existing?.description ?? '');
+  const save = useAction(async () => {
+    const body = { url, enabledEvents: events.length ? events : ['*'], description: description || undefined };
+    if (!existing) return { secret: (await send<{ secret: string }>('POST', `${props.base}/webhook-endpoints`, body)).secret };
+    await send('PATCH', `${props.base}/webhook-endpoints/${existing.id}`, body);
+    return { secret: undefined };
+  });
+  const title = existing ? 'Edit endpoint' : 'New endpoint';
   return (
     <form
       class="card stack"
-      aria-label="New endpoint"
+      aria-label={title}
       onSubmit={(event) => {
         event.preventDefault();
-        void create.run().then((created) => created && props.onCreated(created.secret));
+        void save.run().then((saved) => saved && props.onSaved(saved.secret));
       }}
     >
-      <h2>New endpoint</h2>
+      <h2>{title}</h2>
       <Field label="URL" hint="An https:// address of yours that answers 2xx quickly.">
         <input name="url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </Field>
+      <Field label="Description">
+        <input name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </Field>
       <fieldset>
         <legend>Events (none ticked: every event)</legend>
@@ -231,10 +251,10 @@ function NewEndpointForm(props: { base: string; onCancel: () => void; onCreated:
           ))}
         </div>
       </fieldset>
-      <ErrorNote error={create.error} />
+      <ErrorNote error={save.error} />
       <div class="actions">
-        <Button type="submit" variant="primary" busy={create.running}>
-          Add endpoint
+        <Button type="submit" variant="primary" busy={save.running}>
+          {existing ? 'Save endpoint' : 'Add endpoint'}
         </Button>
         <Button onClick={props.onCancel}>Cancel</Button>
       </div>
