@@ -126,6 +126,17 @@ describe('an owner in Chromium', () => {
         timeout: 15_000,
       })
       .toBe(true);
+    // Its payload as the receiver got it, and its answer.
+    await tab
+      .getByRole('button', { name: /^Details of item\.updated/ })
+      .first()
+      .click();
+    await expect.poll(async () => JSON.parse((await tab.getByTestId('delivery-payload').textContent())!).data.itemName).toBe('Burrata');
+    await tab
+      .getByRole('region', { name: /^Delivery whd_/ })
+      .getByText('200 in')
+      .waitFor();
+    await saveScreenshot(tab, 'dashboard-delivery-detail.png', { fullPage: true });
     await resend.first().click();
     await tab.getByText('item.updated queued again').waitFor();
     await expect

@@ -116,6 +116,7 @@ const ROUTES: Route[] = [
   { route: 'PUT /console/platform/kill-switch', url: '/console/platform/kill-switch', body: { concierge: false } },
   // registerWebhookRoutes (the webhooks service is not running: a request let through answers 503)
   { route: 'GET /console/webhook-deliveries', url: '/console/webhook-deliveries' },
+  { route: 'GET /console/webhook-deliveries/:id', url: '/console/webhook-deliveries/whd_unknown000000' },
   { route: 'POST /console/webhook-deliveries/:id/resend', url: '/console/webhook-deliveries/whd_unknown000000/resend' },
   { route: 'POST /console/webhook-endpoints/:id/enable', url: '/console/webhook-endpoints/we_unknown000000/enable' },
   {

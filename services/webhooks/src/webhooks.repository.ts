@@ -560,6 +560,14 @@ export async function findOwnedDelivery(db: Executor, owner: Owner | null, id: s
   return query.executeTakeFirst();
 }
 
+/** A delivery and the event it carries, when the event is still kept (a test event never is). */
+export async function findOwnedDeliveryWithEvent(db: Executor, owner: Owner | null, id: string) {
+  const delivery = await findOwnedDelivery(db, owner, id);
+  if (!delivery) return undefined;
+  const event = await db.selectFrom('outbox_events').select(['id', 'type', 'created_at', 'data']).where('id', '=', delivery.event_id).executeTakeFirst();
+  return { delivery, event };
+}
+
 export async function insertNotification(
   db: Executor,
   row: { owner_kind: string; owner_id: string; kind: string; message: string },

@@ -141,6 +141,7 @@ const TRESPASSES: Record<string, Trespass> = {
   'PUT /console/platform/kill-switch': { url: () => '/console/platform/kill-switch', body: () => ({ concierge: true }), status: 403 },
   'GET /console/audit-events': { url: () => '/console/audit-events', status: 403 },
   'GET /console/webhook-deliveries': { url: () => '/console/webhook-deliveries', status: 403 },
+  'GET /console/webhook-deliveries/:id': { url: () => '/console/webhook-deliveries/whd_x', status: 403 },
   'POST /console/webhook-deliveries/:id/resend': { url: () => '/console/webhook-deliveries/whd_x/resend', status: 403 },
   'POST /console/webhook-endpoints/:id/enable': { url: () => '/console/webhook-endpoints/we_x/enable', status: 403 },
   'POST /console/webhook-endpoints/:id/recover': {

@@ -17,7 +17,9 @@ export async function upsertManagedKey(db: Executor, row: NewApiKey): Promise<bo
       conflict
         .column('key_hash')
         .doUpdateSet((eb) => ({ revoked_at: null, allowed_origins: eb.ref('excluded.allowed_origins') }))
-        .where((eb) => eb.or([eb('api_keys.revoked_at', 'is not', null), eb('api_keys.allowed_origins', '!=', eb.ref('excluded.allowed_origins'))])),
+        .where((eb) =>
+          eb.or([eb('api_keys.revoked_at', 'is not', null), eb('api_keys.allowed_origins', '!=', eb.ref('excluded.allowed_origins'))]),
+        ),
     )
     .returning('id')
     .executeTakeFirst();

@@ -18,6 +18,7 @@ export const OWNED_WEBHOOK_ROUTES: Array<[Method, string, (id: string) => string
   ['POST', 'webhook-endpoints/:id/recover', (id) => `/v1/partner/webhook-endpoints/${id}/recover`],
   ['POST', 'webhook-endpoints/:id/enable', (id) => `/internal/webhook-endpoints/${id}/enable`],
   ['GET', 'webhook-deliveries', () => '/v1/partner/webhook-deliveries'],
+  ['GET', 'webhook-deliveries/:id', (id) => `/internal/webhook-deliveries/${id}`],
   ['POST', 'webhook-deliveries/:id/resend', (id) => `/v1/partner/webhook-deliveries/${id}/resend`],
 ];
 
@@ -49,6 +50,10 @@ export function registerWebhookRoutes(router: Router, deps: ConsoleDeps): void {
   router.get(
     '/console/webhook-deliveries',
     forward('GET', () => '/internal/webhook-deliveries', everyOwner),
+  );
+  router.get(
+    '/console/webhook-deliveries/:id',
+    forward('GET', (id) => `/internal/webhook-deliveries/${id}`, everyOwner),
   );
   router.post(
     '/console/webhook-deliveries/:id/resend',

@@ -8,6 +8,7 @@ import {
   arrangeDeliveryLog,
   arrangeEndpoint,
   arrangeOwner,
+  emitItemUpdated,
   findDeliveries,
   findEndpointRow,
   newestFirst,
@@ -37,6 +38,7 @@ async function disabledEndpoint() {
 describe('who may call', () => {
   const routes: Route[] = [
     ['get', deliveriesPath],
+    ['get', `${deliveriesPath}/whd_missing00000000000000`],
     ['post', resendPath('whd_missing00000000000000')],
     ['post', enablePath('we_missing000000000000000')],
   ];
@@ -68,6 +70,26 @@ describe('who may call', () => {
     expect(enabled.body.data.status).toBe('active');
     // An owner with nothing sees nothing.
     expect(ids(await h.as({ kind: 'owner', owner }).get(deliveriesPath))).toEqual([]);
+  });
+
+  it('shows one delivery with the payload its receiver got, to the operator and to its owner only', async () => {
+    const { owner } = await arrangeOwner(h.deps.db);
+    const endpoint = await arrangeEndpoint(h.deps.db, owner);
+    const eventId = await emitItemUpdated(h.deps.db, owner);
+    const delivery = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(), eventId });
+    const ping = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(), eventType: 'ping' });
+
+    const shown = await h.as({ kind: 'owner', owner }).get(`${deliveriesPath}/${delivery.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toMatchObject({ id: delivery.id, eventId, eventType: 'item.updated', status: 'succeeded' });
+    expect(shown.body.data.payload).toMatchObject({ id: eventId, type: 'item.updated', data: { restaurantId: owner.id } });
+    expect((await h.as(operator).get(`${deliveriesPath}/${delivery.id}`)).body.data.payload.id).toBe(eventId);
+    // A test event is kept nowhere: no payload to show.
+    expect((await h.as(operator).get(`${deliveriesPath}/${ping.id}`)).body.data.payload).toBeNull();
+
+    const stranger = await arrangeOwner(h.deps.db);
+    expectError(await h.as({ kind: 'owner', owner: stranger.owner }).get(`${deliveriesPath}/${delivery.id}`), 404, 'not_found');
+    expectError(await h.as(operator).get(`${deliveriesPath}/whd_missing00000000000000`), 404, 'not_found');
   });
 
   it("lets an owner's key neither resend nor re-enable its own endpoint here", async () => {

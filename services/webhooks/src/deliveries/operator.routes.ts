@@ -4,9 +4,10 @@ import type { OwnerRef } from '@partner/auth';
 import type { Executor } from '@partner/db';
 import { operatorScope, parseWith } from '@partner/http';
 import type { WebhooksDeps } from '../deps.js';
-import { findOwnedWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
+import { findOwnedDeliveryWithEvent, findOwnedWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
+import { eventBody } from '../dispatcher/send-event.js';
 import { recoverDeliveries, recoverEndpoint, recoveryRange } from './recovery.js';
-import { listDeliveries, presentWebhookEndpoint, resendDelivery } from './webhook-records.js';
+import { listDeliveries, presentDelivery, presentWebhookEndpoint, resendDelivery } from './webhook-records.js';
 
 /**
  * The dashboard's webhook actions. Console calls them with an operator token (any owner) or, for a
@@ -20,6 +21,19 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
   });
   router.get('/internal/webhook-deliveries', async (req, res) => {
     res.json(await listDeliveries(deps, operatorScope(req.principal), parseWith(ZDeliveryListQuery, req.query, 'query')));
+  });
+  // One delivery with what it carried: the payload as the receiver got it (null for a test event, or
+  // once retention has removed the event), and the latest attempt's answer.
+  router.get('/internal/webhook-deliveries/:id', async (req, res) => {
+    const found = await findOwnedDeliveryWithEvent(deps.db, operatorScope(req.principal), req.params.id);
+    if (!found) throw new AppError('not_found', 'No such webhook delivery.');
+    const { delivery, event } = found;
+    res.json({
+      data: {
+        ...presentDelivery(delivery),
+        payload: event ? eventBody({ id: event.id, type: event.type, createdAt: event.created_at, data: event.data }) : null,
+      },
+    });
   });
   router.post('/internal/webhook-deliveries/:id/resend', async (req, res) => {
     res.status(201).json({ data: await resendDelivery(deps, operatorScope(req.principal), req.params.id) });

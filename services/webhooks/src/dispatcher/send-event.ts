@@ -16,6 +16,9 @@ export interface OutgoingEvent {
   data: unknown;
 }
 
+/** What a receiver gets: the event's envelope, as JSON. */
+export const eventBody = (event: OutgoingEvent) => ({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
+
 export interface SendEventOptions {
   sender: WebhookSender;
   /** Opens the endpoint's sealed signing secrets. */
@@ -54,7 +57,7 @@ export async function sendEvent(
   deliveryId: string,
 ): Promise<SendOutcome> {
   const now = options.now();
-  const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
+  const body = JSON.stringify(eventBody(event));
   const secrets = [openSecret(options.sealing, endpoint.id, endpoint.secret)];
   if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now) {
     secrets.push(openSecret(options.sealing, endpoint.id, endpoint.previous_secret));

@@ -1,4 +1,4 @@
-import type { TEventType, TWebhookSignatureScheme } from '@partner/contracts';
+import type { TDeliveryEventType, TWebhookSignatureScheme } from '@partner/contracts';
 import { type DeliveryStatus, type Executor, insertOutboxEvent, type Owner } from '@partner/db';
 import { newId, silentLogger } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
@@ -95,7 +95,7 @@ export async function arrangeEndpoint(
 export async function arrangeDelivery(
   db: Executor,
   endpointId: string,
-  fields: { createdAt: Date; eventType?: TEventType; status?: DeliveryStatus; eventId?: string },
+  fields: { createdAt: Date; eventType?: TDeliveryEventType; status?: DeliveryStatus; eventId?: string },
 ) {
   const status = fields.status ?? 'succeeded';
   const row = {

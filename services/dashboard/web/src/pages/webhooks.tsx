@@ -36,6 +36,7 @@ export function WebhooksTab({ owner }: TabProps) {
   const deliveries = useLoad(() => get<TWebhookDelivery[]>(`${base}/webhook-deliveries?limit=50`), [owner.id]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<TWebhookEndpoint | null>(null);
+  const [inspecting, setInspecting] = useState<TWebhookDelivery | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => {
@@ -146,6 +147,7 @@ export function WebhooksTab({ owner }: TabProps) {
           </ul>
         )}
       </Section>
+      {inspecting && <DeliveryDetail base={base} delivery={inspecting} onClose={() => setInspecting(null)} />}
       <Section title="Deliveries" action={<Button onClick={deliveries.reload}>Refresh</Button>}>
         <ErrorNote error={deliveries.error ?? resend.error} />
         {!deliveries.data ? (
@@ -185,7 +187,10 @@ export function WebhooksTab({ owner }: TabProps) {
                       {delivery.nextAttemptAt && <div class="muted">next try {formatDate(delivery.nextAttemptAt)}</div>}
                     </td>
                     <td class="small">{formatDate(delivery.createdAt)}</td>
-                    <td>
+                    <td class="actions">
+                      <Button onClick={() => setInspecting(delivery)} aria-label={`Details of ${delivery.eventType} ${delivery.id}`}>
+                        Details
+                      </Button>
                       {delivery.eventType !== 'ping' && (
                         <Button
                           busy={resend.running}
@@ -259,5 +264,54 @@ function EndpointForm(props: { base: string; endpoint?: TWebhookEndpoint; onCanc
         <Button onClick={props.onCancel}>Cancel</Button>
       </div>
     </form>
+  );
+}
+
+/** One delivery: what the receiver was sent, and what it answered last. */
+function DeliveryDetail(props: { base: string; delivery: TWebhookDelivery; onClose: () => void }) {
+  const detail = useLoad(
+    () => get<TWebhookDelivery & { payload: unknown }>(`${props.base}/webhook-deliveries/${props.delivery.id}`),
+    [props.delivery.id],
+  );
+  return (
+    <section class="card stack" aria-label={`Delivery ${props.delivery.id}`}>
+      <div class="card-head">
+        <h2>
+          <code>{props.delivery.eventType}</code> delivery
+        </h2>
+        <Button onClick={props.onClose}>Close</Button>
+      </div>
+      <ErrorNote error={detail.error} />
+      {!detail.data ? (
+        <Loading />
+      ) : (
+        <>
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd>
+              <Badge tone={STATUS_TONE[detail.data.status] ?? 'neutral'}>{detail.data.status}</Badge>
+            </dd>
+            <dt>Attempts</dt>
+            <dd>{detail.data.attempt}</dd>
+            <dt>Last answer</dt>
+            <dd>
+              {detail.data.responseStatus ?? 'none'}
+              {detail.data.durationMs !== null && ` in ${detail.data.durationMs} ms`}
+              {detail.data.error && ` (${detail.data.error})`}
+            </dd>
+            <dt>Next try</dt>
+            <dd>{formatDate(detail.data.nextAttemptAt)}</dd>
+          </dl>
+          <h3>Payload</h3>
+          {detail.data.payload === null ? (
+            <p class="muted">A test event is not kept; nor is an event past the delivery log's retention.</p>
+          ) : (
+            <pre class="snippet" tabIndex={0} aria-label="Payload" data-testid="delivery-payload">
+              <code>{JSON.stringify(detail.data.payload, null, 2)}</code>
+            </pre>
+          )}
+        </>
+      )}
+    </section>
   );
 }
