@@ -92,6 +92,14 @@ describe('an owner in Chromium', () => {
     await tab.getByText('POS integration').waitFor();
     expect(await tab.content()).not.toContain(value);
     await expect.poll(() => tab.getByText(`svc_sk_test_…${value.slice(-4)}`).count()).toBe(1);
+    // Used once at the gateway: the list says when.
+    const row = tab.getByRole('row', { name: /POS integration/ });
+    await expect
+      .poll(async () => {
+        await tab.reload();
+        return row.getByRole('cell').nth(4).textContent();
+      })
+      .not.toBe('Never');
   }, 60_000);
 
   it('creates a webhook endpoint, sends a test event, sees a delivery and resends it', async () => {
@@ -254,7 +262,7 @@ describe('a second owner', () => {
     }, world);
     expect(answers).toEqual([404, 404, 404]);
     const listed = await tab.evaluate(async () =>
-      (await (await fetch('/console/restaurants')).json()).data.map((r: { name: string }) => r.name),
+      ((await (await fetch('/console/restaurants')).json()) as { data: Array<{ name: string }> }).data.map((r) => r.name),
     );
     expect(listed).toEqual(['Other Bistro']);
     await tab.context().close();

@@ -153,6 +153,8 @@ export const ZConsoleKey = z.object({
   expiresAt: ZTimestamp.nullable(),
   revokedAt: ZTimestamp.nullable(),
   createdAt: ZTimestamp,
+  /** In listings: when the key was last used, to the minute (null: not in the last 90 days). */
+  lastUsedAt: ZTimestamp.nullable().optional(),
   /** In listings: a key the platform derives and manages (the public menu page's, the dashboard's preview). */
   managedBy: z.enum(['menu-page', 'dashboard-preview']).nullable().optional(),
 });

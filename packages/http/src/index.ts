@@ -10,6 +10,7 @@ export * from './idempotency.js';
 export * from './internal-auth.js';
 export * from './invalidated-cache.js';
 export * from './key-invalidations.js';
+export * from './key-last-used.js';
 export * from './lifecycle.js';
 export * from './logger.js';
 export * from './metrics.js';

@@ -42,6 +42,7 @@ describe('migrateToLatest', () => {
       '2026-12-05-webhook-waiting-on-grants',
       '2026-12-06-audit-events',
       '2026-12-07-outbox-trace-context',
+      '2026-12-08-accounts',
     ]);
 
     const again = await migrateToLatest(first);

@@ -8,6 +8,7 @@ import {
   type Caller,
   callerOf,
   type FaultLog,
+  type KeyUseRecorder,
   type Logger,
   newRequestId,
   observeAnswer,
@@ -40,6 +41,8 @@ export interface EdgeDeps {
   rateLimiter: RateLimiter;
   /** Test keys' daily caps (their own, and their owner's), kept where a Redis restart cannot erase them. */
   testTraffic: TestTrafficCaps;
+  /** When each key was last used (the dashboard shows it). */
+  keyUse: KeyUseRecorder;
   proxy: ServiceProxy;
   tokens: InternalTokenSigner;
   docsUrl: string;
@@ -151,6 +154,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     const { req, res, method, path, match } = edge;
     const key = await authenticate(req, edge.token, deps.keyCache, deps.now, chargeClient(req));
     edge.key = key;
+    deps.keyUse.used(key.key.id, deps.now().getTime());
     if (key.environment !== edge.claimed) res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);

@@ -42,7 +42,7 @@ describe('POST /console/keys', () => {
     expect(JSON.stringify(listed.body)).not.toContain(secretPart);
     const mine = listed.body.data.find((listedKey: { id: string }) => listedKey.id === key.id);
     const { value: _value, ...metadata } = key;
-    expect(ZConsoleKey.strict().parse(mine)).toEqual({ ...metadata, managedBy: null });
+    expect(ZConsoleKey.strict().parse(mine)).toEqual({ ...metadata, lastUsedAt: null, managedBy: null });
   });
 
   it('creates a publishable key for an integrator with its origins and no scopes; test keys default to 60/min', async () => {

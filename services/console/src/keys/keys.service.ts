@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { asScopes, DEFAULT_SECRET_SCOPES, generateApiKey, isWildcardTooBroad, redactKey } from '@partner/auth';
 import { managedKeyHashes } from './managed-keys.js';
-import { keyInvalidations, newId } from '@partner/http';
+import { keyInvalidations, newId, readKeysLastUsed } from '@partner/http';
 import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, revokeApiKey } from './keys.repository.js';
 import { findIntegratorOrgById } from '../integrators/integrators.repository.js';
 import { type ApiKeyRow, findRestaurantById } from '@partner/db';
@@ -81,7 +81,13 @@ export async function listKeys(deps: ConsoleDeps, owner: { restaurantId?: string
     throw new AppError('invalid_request', 'Filter by restaurantId or integratorOrgId.', { param: 'restaurantId' });
   }
   const managed = owner.restaurantId ? managedKeyHashes(deps, owner.restaurantId) : new Map<string, 'menu-page' | 'dashboard-preview'>();
-  return (await listApiKeysByOwner(deps.db, owner)).map((row) => ({ ...presentKey(row), managedBy: managed.get(row.key_hash) ?? null }));
+  const rows = await listApiKeysByOwner(deps.db, owner);
+  const lastUsed = await readKeysLastUsed(deps.redis, deps.redisPrefix, rows.map((row) => row.id));
+  return rows.map((row) => ({
+    ...presentKey(row),
+    lastUsedAt: lastUsed.get(row.id)?.toISOString() ?? null,
+    managedBy: managed.get(row.key_hash) ?? null,
+  }));
 }
 
 /** Revocation is immediate on every gateway replica (pub/sub) and idempotent here. */

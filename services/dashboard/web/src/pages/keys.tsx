@@ -70,6 +70,7 @@ export function KeysTab({ owner }: TabProps) {
                   <th scope="col">Key</th>
                   <th scope="col">Access</th>
                   <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
                   <th scope="col">Status</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
@@ -88,6 +89,9 @@ export function KeysTab({ owner }: TabProps) {
                     </td>
                     <td class="small">{key.type === 'secret' ? key.scopes.join(', ') : key.allowedOrigins.join(', ')}</td>
                     <td class="small">{formatDate(key.createdAt)}</td>
+                    <td class="small" data-testid={`last-used-${key.id}`}>
+                      {key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}
+                    </td>
                     <td>{key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}</td>
                     <td>
                       {key.managedBy ? (
