@@ -32,22 +32,22 @@ describe('GET /v1/partner/embed/items/{id}', () => {
     expect(data).toMatchObject({ itemId: item.id, name: 'Tiramisu', testMode: false });
     expect(data.glbUrl).toMatch(/\/dish\.glb$/);
     expect(data.usdzUrl).toMatch(/\/dish\.usdz$/);
-    expect((await stack.console.usage(restaurant.id)).apiRequests.used).toBe(1);
+    expect(await stack.console.usage(restaurant.id)).toMatchObject({ apiRequests: { used: 1 }, embedViews: { used: 1 } });
 
     const refreshed = await load({ view: data.viewToken });
     expect(refreshed.status).toBe(200);
-    expect((await stack.console.usage(restaurant.id)).apiRequests.used).toBe(1);
+    expect(await stack.console.usage(restaurant.id)).toMatchObject({ apiRequests: { used: 1 }, embedViews: { used: 1 } });
 
     const forged = `${data.viewToken.split('.')[0]}.AAAA`;
     await load({ view: forged });
-    expect((await stack.console.usage(restaurant.id)).apiRequests.used).toBe(2);
+    expect(await stack.console.usage(restaurant.id)).toMatchObject({ apiRequests: { used: 2 }, embedViews: { used: 2 } });
   });
 
   it('never counts test keys', async () => {
     const { restaurant, load } = await viewerSetup('test');
     const res = await load();
     expect(res.body.data.testMode).toBe(true);
-    expect((await stack.console.usage(restaurant.id)).apiRequests.used).toBe(0);
+    expect(await stack.console.usage(restaurant.id)).toMatchObject({ apiRequests: { used: 0 }, embedViews: { used: 0 } });
   });
 
   it("answers another restaurant's item as not found, and refuses an origin off the list", async () => {

@@ -68,6 +68,8 @@ export const ZUsage = z.object({
   periodEnd: ZTimestamp,
   apiRequests: z.object({ used: z.number().int(), included: z.number().int(), overageBudget: z.number().int() }),
   conciergeMessages: z.object({ used: z.number().int(), allowance: z.number().int() }),
+  /** Loads of the 3D viewer embed with live keys (each is also one of the API requests above). */
+  embedViews: z.object({ used: z.number().int() }),
 });
 export type TUsage = z.infer<typeof ZUsage>;
 

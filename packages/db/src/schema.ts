@@ -157,7 +157,7 @@ export interface IdempotencyRecordsTable {
 
 export interface UsageCountersTable {
   restaurant_id: string;
-  metric: 'api_requests' | 'concierge_messages';
+  metric: 'api_requests' | 'concierge_messages' | 'embed_views';
   period_start: Date;
   used: Generated<number>;
 }

@@ -79,3 +79,13 @@ export async function meterApiRequest(
     );
   }
 }
+
+/** No limit: embed views are counted for the owner to see, and limited as API requests (above). */
+const UNLIMITED = 2_147_483_647;
+
+/** Counts one load of the viewer embed (live keys: test traffic is never counted). */
+export async function countEmbedView(meter: UsageMeter, principal: KeyPrincipal, restaurant: EntitledRestaurant, now: Date): Promise<void> {
+  if (principal.environment === 'test') return;
+  const period = billingPeriod(restaurant.billing_anchor, now);
+  await meter.take({ restaurantId: restaurant.id, metric: 'embed_views', periodStart: period.start, limit: UNLIMITED });
+}

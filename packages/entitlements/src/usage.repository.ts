@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '@partner/db';
 
-export type UsageMetric = 'api_requests' | 'concierge_messages';
+export type UsageMetric = 'api_requests' | 'concierge_messages' | 'embed_views';
 
 export interface UsageCounter {
   restaurantId: string;

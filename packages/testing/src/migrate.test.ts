@@ -43,6 +43,7 @@ describe('migrateToLatest', () => {
       '2026-12-06-audit-events',
       '2026-12-07-outbox-trace-context',
       '2026-12-08-accounts',
+      '2026-12-09-embed-views',
     ]);
 
     const again = await migrateToLatest(first);

@@ -16,6 +16,7 @@ import * as webhookWaitingOnGrants from './2026-12-05-webhook-waiting-on-grants.
 import * as auditEvents from './2026-12-06-audit-events.js';
 import * as outboxTraceContext from './2026-12-07-outbox-trace-context.js';
 import * as accounts from './2026-12-08-accounts.js';
+import * as embedViews from './2026-12-09-embed-views.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-06-audit-events': auditEvents,
   '2026-12-07-outbox-trace-context': outboxTraceContext,
   '2026-12-08-accounts': accounts,
+  '2026-12-09-embed-views': embedViews,
 };

@@ -11,7 +11,7 @@ import {
   type TItemDetail,
 } from '@partner/contracts';
 import { decodeListCursor, encodeListCursor } from '@partner/signing';
-import { meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/entitlements';
+import { countEmbedView, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/entitlements';
 import type { CatalogDeps } from '../deps.js';
 import { itemJson } from './item-json.js';
 
@@ -163,7 +163,8 @@ export async function getEmbedItem(
   view: string | undefined,
 ): Promise<TEmbedItem> {
   const refresh = view !== undefined && deps.viewTokens.isValid(view, principal.keyId, itemId, deps.now());
-  const { item, publicMenuUrl } = await requireItemAccess(deps, principal, itemId, { meter: !refresh });
+  const { item, publicMenuUrl, restaurant } = await requireItemAccess(deps, principal, itemId, { meter: !refresh });
+  if (!refresh) await countEmbedView(deps.usageMeter, principal, restaurant, deps.now());
   const assets = signAssets(deps, item, ['usdz', 'glb']);
   return {
     itemId: item.id,

@@ -166,6 +166,7 @@ describe('GET /console/restaurants/:id/usage', () => {
       .values([
         { restaurant_id: restaurant.id, metric: 'api_requests', period_start: period.start, used: 321 },
         { restaurant_id: restaurant.id, metric: 'concierge_messages', period_start: period.start, used: 7 },
+        { restaurant_id: restaurant.id, metric: 'embed_views', period_start: period.start, used: 40 },
         { restaurant_id: restaurant.id, metric: 'api_requests', period_start: previous.start, used: 999 },
       ])
       .execute();
@@ -177,6 +178,7 @@ describe('GET /console/restaurants/:id/usage', () => {
       periodEnd: period.end.toISOString(),
       apiRequests: { used: 321, included: 1_000, overageBudget: 50 },
       conciergeMessages: { used: 7, allowance: 20 },
+      embedViews: { used: 40 },
     });
   });
 

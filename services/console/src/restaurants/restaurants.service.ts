@@ -103,14 +103,16 @@ export async function getUsage(deps: ConsoleDeps, id: string): Promise<TUsage> {
   const row = await findRestaurantById(deps.db, id);
   if (!row) throw new AppError('not_found', 'No such restaurant.');
   const period = billingPeriod(row.billing_anchor, deps.now());
-  const [apiRequests, conciergeMessages] = await Promise.all([
+  const [apiRequests, conciergeMessages, embedViews] = await Promise.all([
     readUsage(deps.db, id, 'api_requests', period.start),
     readUsage(deps.db, id, 'concierge_messages', period.start),
+    readUsage(deps.db, id, 'embed_views', period.start),
   ]);
   return {
     periodStart: period.start.toISOString(),
     periodEnd: period.end.toISOString(),
     apiRequests: { used: apiRequests, included: row.monthly_quota, overageBudget: row.overage_budget },
     conciergeMessages: { used: conciergeMessages, allowance: row.concierge_allowance },
+    embedViews: { used: embedViews },
   };
 }

@@ -81,6 +81,10 @@ export function OverviewTab({ owner }: TabProps) {
           <p class="muted small">Up to {usage.apiRequests.overageBudget.toLocaleString('en')} more requests are allowed as overage.</p>
         )}
         <Meter label="Concierge messages" used={usage.conciergeMessages.used} limit={usage.conciergeMessages.allowance} unit="messages" />
+        <p>
+          <strong data-testid="embed-views">{usage.embedViews.used.toLocaleString('en')}</strong> views of your dishes in 3D through the
+          viewer embed (each counted among the API requests).
+        </p>
       </Section>
     </>
   );
