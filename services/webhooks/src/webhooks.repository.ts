@@ -560,11 +560,27 @@ export async function findOwnedDelivery(db: Executor, owner: Owner | null, id: s
   return query.executeTakeFirst();
 }
 
+/** Every attempt to send one event to one endpoint (retries and resends are rows of their own), oldest first. */
+export async function listEventAttempts(db: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /** A delivery and the event it carries, when the event is still kept (a test event never is). */
 export async function findOwnedDeliveryWithEvent(db: Executor, owner: Owner | null, id: string) {
   const delivery = await findOwnedDelivery(db, owner, id);
   if (!delivery) return undefined;
-  const event = await db.selectFrom('outbox_events').select(['id', 'type', 'created_at', 'data']).where('id', '=', delivery.event_id).executeTakeFirst();
+  const event = await db
+    .selectFrom('outbox_events')
+    .select(['id', 'type', 'created_at', 'data'])
+    .where('id', '=', delivery.event_id)
+    .executeTakeFirst();
   return { delivery, event };
 }
 

@@ -76,6 +76,7 @@ describe('who may call', () => {
     const { owner } = await arrangeOwner(h.deps.db);
     const endpoint = await arrangeEndpoint(h.deps.db, owner);
     const eventId = await emitItemUpdated(h.deps.db, owner);
+    const failed = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(Date.now() - 60_000), eventId, status: 'failed' });
     const delivery = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(), eventId });
     const ping = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(), eventType: 'ping' });
 
@@ -84,6 +85,11 @@ describe('who may call', () => {
     expect(shown.body.data).toMatchObject({ id: delivery.id, eventId, eventType: 'item.updated', status: 'succeeded' });
     expect(shown.body.data.payload).toMatchObject({ id: eventId, type: 'item.updated', data: { restaurantId: owner.id } });
     expect((await h.as(operator).get(`${deliveriesPath}/${delivery.id}`)).body.data.payload.id).toBe(eventId);
+    // Every attempt at that event to that endpoint, oldest first, each with its answer.
+    expect(shown.body.data.attempts.map((attempt: { id: string; status: string }) => [attempt.id, attempt.status])).toEqual([
+      [failed.id, 'failed'],
+      [delivery.id, 'succeeded'],
+    ]);
     // A test event is kept nowhere: no payload to show.
     expect((await h.as(operator).get(`${deliveriesPath}/${ping.id}`)).body.data.payload).toBeNull();
 

@@ -4,7 +4,13 @@ import type { OwnerRef } from '@partner/auth';
 import type { Executor } from '@partner/db';
 import { operatorScope, parseWith } from '@partner/http';
 import type { WebhooksDeps } from '../deps.js';
-import { findOwnedDeliveryWithEvent, findOwnedWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
+import {
+  findOwnedDeliveryWithEvent,
+  findOwnedWebhookEndpoint,
+  listEventAttempts,
+  findWebhookEndpoint,
+  updateWebhookEndpoint,
+} from '../webhooks.repository.js';
 import { eventBody } from '../dispatcher/send-event.js';
 import { recoverDeliveries, recoverEndpoint, recoveryRange } from './recovery.js';
 import { listDeliveries, presentDelivery, presentWebhookEndpoint, resendDelivery } from './webhook-records.js';
@@ -23,15 +29,17 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
     res.json(await listDeliveries(deps, operatorScope(req.principal), parseWith(ZDeliveryListQuery, req.query, 'query')));
   });
   // One delivery with what it carried: the payload as the receiver got it (null for a test event, or
-  // once retention has removed the event), and the latest attempt's answer.
+  // once retention has removed the event), and every attempt at sending that event there, with its answer.
   router.get('/internal/webhook-deliveries/:id', async (req, res) => {
     const found = await findOwnedDeliveryWithEvent(deps.db, operatorScope(req.principal), req.params.id);
     if (!found) throw new AppError('not_found', 'No such webhook delivery.');
     const { delivery, event } = found;
+    const attempts = await listEventAttempts(deps.db, delivery.event_id, delivery.endpoint_id);
     res.json({
       data: {
         ...presentDelivery(delivery),
         payload: event ? eventBody({ id: event.id, type: event.type, createdAt: event.created_at, data: event.data }) : null,
+        attempts: attempts.map(presentDelivery),
       },
     });
   });

@@ -267,10 +267,11 @@ function EndpointForm(props: { base: string; endpoint?: TWebhookEndpoint; onCanc
   );
 }
 
-/** One delivery: what the receiver was sent, and what it answered last. */
+/** One delivery: what the receiver was sent, and every attempt at sending it there with its answer. */
 function DeliveryDetail(props: { base: string; delivery: TWebhookDelivery; onClose: () => void }) {
   const detail = useLoad(
-    () => get<TWebhookDelivery & { payload: unknown }>(`${props.base}/webhook-deliveries/${props.delivery.id}`),
+    () =>
+      get<TWebhookDelivery & { payload: unknown; attempts: TWebhookDelivery[] }>(`${props.base}/webhook-deliveries/${props.delivery.id}`),
     [props.delivery.id],
   );
   return (
@@ -286,22 +287,36 @@ function DeliveryDetail(props: { base: string; delivery: TWebhookDelivery; onClo
         <Loading />
       ) : (
         <>
-          <dl class="facts">
-            <dt>Status</dt>
-            <dd>
-              <Badge tone={STATUS_TONE[detail.data.status] ?? 'neutral'}>{detail.data.status}</Badge>
-            </dd>
-            <dt>Attempts</dt>
-            <dd>{detail.data.attempt}</dd>
-            <dt>Last answer</dt>
-            <dd>
-              {detail.data.responseStatus ?? 'none'}
-              {detail.data.durationMs !== null && ` in ${detail.data.durationMs} ms`}
-              {detail.data.error && ` (${detail.data.error})`}
-            </dd>
-            <dt>Next try</dt>
-            <dd>{formatDate(detail.data.nextAttemptAt)}</dd>
-          </dl>
+          <h3>Attempts</h3>
+          <TableScroll label="Attempts">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Answer</th>
+                </tr>
+              </thead>
+              <tbody>
+                {detail.data.attempts.map((attempt) => (
+                  <tr key={attempt.id}>
+                    <td class="small">{formatDate(attempt.createdAt)}</td>
+                    <td>{attempt.attempt}</td>
+                    <td>
+                      <Badge tone={STATUS_TONE[attempt.status] ?? 'neutral'}>{attempt.status}</Badge>
+                    </td>
+                    <td class="small">
+                      {attempt.responseStatus ?? '—'}
+                      {attempt.durationMs !== null && ` in ${attempt.durationMs} ms`}
+                      {attempt.error && <div class="muted">{attempt.error}</div>}
+                      {attempt.nextAttemptAt && <div class="muted">due {formatDate(attempt.nextAttemptAt)}</div>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
           <h3>Payload</h3>
           {detail.data.payload === null ? (
             <p class="muted">A test event is not kept; nor is an event past the delivery log's retention.</p>
