@@ -319,4 +319,3 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 export type AccountRow = Selectable<AccountsTable>;
-export type MembershipRow = Selectable<MembershipsTable>;

@@ -39,7 +39,9 @@ export async function startMailbox(options: { port?: number; onMail?: (mail: Rec
           };
           received.push(mail);
           options.onMail?.(mail);
-          for (const waiter of waiting.filter((w) => mail.to.includes(w.to))) {
+          // One mail is taken once: by the first waiter for one of its addresses.
+          const waiter = waiting.find((w) => mail.to.includes(w.to));
+          if (waiter) {
             waiting.splice(waiting.indexOf(waiter), 1);
             waiter.resolve(mail);
           }

@@ -40,7 +40,8 @@ export function createApp(deps: ConsoleDeps): Express {
       registerWebhookRoutes(router, deps);
     },
   });
-  // The dashboard's server forwards to console from this network: its X-Forwarded-For names the browser.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // The dashboard's server (and an ingress before it) forward to console: that many hops of
+  // X-Forwarded-For are believed, and no more, so a client cannot choose its own address.
+  app.set('trust proxy', deps.trustProxyHops);
   return app;
 }

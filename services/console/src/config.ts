@@ -35,6 +35,11 @@ const ZConsoleEnv = ZCommonEnv.extend({
       const { protocol, hostname } = new URL(url);
       return protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
     }, 'must be https:// (plain http only for localhost)'),
+  /**
+   * Proxies in front of console whose X-Forwarded-For is believed, for sign-in limits per client: the
+   * dashboard's server (1, as locally), and the ingress before it in Kubernetes (2). Never more than are there.
+   */
+  CONSOLE_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(1),
   /** How long a dashboard sign-in lasts. */
   SESSION_TTL_HOURS: z.coerce
     .number()
@@ -101,6 +106,7 @@ export function loadConsoleConfig(env: Record<string, string | undefined>) {
     adminToken: parsed.CONSOLE_ADMIN_TOKEN,
     publicUrl: parsed.CONSOLE_PUBLIC_URL,
     sessionTtlMs: parsed.SESSION_TTL_HOURS * 3600_000,
+    trustProxyHops: parsed.CONSOLE_TRUST_PROXY_HOPS,
     mail: parsed.SMTP_URL ? { smtpUrl: parsed.SMTP_URL, from: parsed.SIGN_IN_EMAIL_FROM } : null,
     storage: storageConfig(parsed),
     sweep: { graceMs: parsed.ASSET_SWEEP_GRACE_SECONDS * 1000, intervalMs: parsed.ASSET_SWEEP_INTERVAL_SECONDS * 1000 },

@@ -16,6 +16,8 @@ export interface ConsoleDeps extends ServiceDeps, SignInDeps {
   menuPageKeySecret: string;
   menuPageKeyEnvironment: 'live' | 'test';
   publicBaseUrl: string;
+  /** CONSOLE_TRUST_PROXY_HOPS: whose X-Forwarded-For names the client. */
+  trustProxyHops: number;
 }
 
 export async function createDeps(config: ConsoleConfig): Promise<{ deps: ConsoleDeps; closeDeps: () => Promise<void> }> {
@@ -33,6 +35,7 @@ export async function createDeps(config: ConsoleConfig): Promise<{ deps: Console
       menuPageKeySecret: config.menuPageKeySecret,
       menuPageKeyEnvironment: config.menuPageKeyEnvironment,
       publicBaseUrl: config.publicBaseUrl,
+      trustProxyHops: config.trustProxyHops,
       sessions: new Sessions(deps.db, { publicUrl: config.publicUrl, ttlMs: config.sessionTtlMs }),
       signInLimits: new SignInLimits(deps.redis, deps.redisPrefix),
       signInMailer,

@@ -1,15 +1,7 @@
 import type { KeyPrincipal } from '@partner/auth';
 import { closeSyncWindow, type ItemRow, itemsInWindow, TOMBSTONE_RETENTION_MS } from '@partner/db';
 import { iso, presentItem } from '@partner/views';
-import {
-  AppError,
-  isId,
-  type TAssets,
-  type TAssetUrls,
-  type TEmbedItem,
-  type TItem,
-  type TItemDetail,
-} from '@partner/contracts';
+import { AppError, isId, type TAssets, type TAssetUrls, type TEmbedItem, type TItem, type TItemDetail } from '@partner/contracts';
 import { decodeListCursor, encodeListCursor } from '@partner/signing';
 import { countEmbedView, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/entitlements';
 import type { CatalogDeps } from '../deps.js';
@@ -163,8 +155,15 @@ export async function getEmbedItem(
   view: string | undefined,
 ): Promise<TEmbedItem> {
   const refresh = view !== undefined && deps.viewTokens.isValid(view, principal.keyId, itemId, deps.now());
-  const { item, publicMenuUrl, restaurant } = await requireItemAccess(deps, principal, itemId, { meter: !refresh });
-  if (!refresh) await countEmbedView(deps.usageMeter, principal, restaurant, deps.now());
+  const { item, publicMenuUrl, restaurant } = await requireItemAccess(deps, principal, itemId, { meter: false });
+  // A load is an API request and an embed view: both counted at once, no round trip added.
+  if (!refresh) {
+    const now = deps.now();
+    await Promise.all([
+      meterApiRequest(deps.usageMeter, principal, restaurant, now),
+      countEmbedView(deps.usageMeter, principal, restaurant, now),
+    ]);
+  }
   const assets = signAssets(deps, item, ['usdz', 'glb']);
   return {
     itemId: item.id,

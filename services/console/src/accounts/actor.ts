@@ -63,11 +63,11 @@ export function reachAny(actor: ConsoleActor, owners: OwnerRef[], message: strin
   if (actor.kind === 'account' && !owners.some((owner) => membershipOf(actor, owner))) throw new AppError('not_found', message);
 }
 
-/** Team changes are for the owner's owners (and operators); members may look but not change. */
-export function requireOwnerRole(actor: ConsoleActor, owner: OwnerRef): void {
+/** Changing the team and consenting for a restaurant are its owners' (and operators'); members may look. */
+export function requireOwnerRole(actor: ConsoleActor, owner: OwnerRef, action: string): void {
   reach(actor, owner);
   if (actor.kind === 'account' && membershipOf(actor, owner)!.role !== 'owner') {
-    throw new AppError('forbidden', `Only an owner of this ${owner.kind} can change its team.`);
+    throw new AppError('forbidden', `Only an owner of this ${owner.kind} can ${action}.`);
   }
 }
 

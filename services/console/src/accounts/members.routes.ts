@@ -35,7 +35,7 @@ export function registerMemberRoutes(router: Router, deps: SignInDeps): void {
     });
     router.post(`/console/${segment}/:id/members`, async (req, res) => {
       const owner = ownerOf(req.params.id);
-      requireOwnerRole(actorOf(req), owner);
+      requireOwnerRole(actorOf(req), owner, 'change its team');
       const body = parseWith(ZInviteMember, req.body, 'body');
       const name = await ownerName(deps, owner);
       const account = await deps.db.transaction().execute(async (tx) => {
@@ -43,17 +43,18 @@ export function registerMemberRoutes(router: Router, deps: SignInDeps): void {
         await insertMembership(tx, account.id, owner, body.role);
         return account;
       });
-      await mailSignInLink(deps, account, {
+      const linkSent = await mailSignInLink(deps, account, {
         ttlMs: INVITATION_TTL_MS,
         subject: `You are invited to manage ${name}`,
         intro: `You were added to ${name} on the dashboard. Open this link to sign in; it works once, for 7 days:`,
       });
       const member = (await listMembers(deps.db, owner)).find((m) => m.id === account.id)!;
-      res.status(201).json({ data: presentMember(member) });
+      // Without e-mail (no SMTP_URL) nothing is sent: the person signs in with a password instead.
+      res.status(201).json({ data: presentMember(member), meta: { linkSent } });
     });
     router.delete(`/console/${segment}/:id/members/:accountId`, async (req, res) => {
       const owner = ownerOf(req.params.id);
-      requireOwnerRole(actorOf(req), owner);
+      requireOwnerRole(actorOf(req), owner, 'change its team');
       await deps.db.transaction().execute(async (tx) => {
         // The team is locked first: two owners removing each other at once cannot leave it with none.
         await lockTeam(tx, owner);

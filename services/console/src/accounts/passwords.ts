@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, type ScryptOptions, timingSafeEqual } from 'node:crypto';
+import pLimit from 'p-limit';
 
 /**
  * Passwords hashed with scrypt at OWASP's recommended cost (N = 2^17, r = 8, p = 1: 128 MiB and about
@@ -6,11 +7,16 @@ import { randomBytes, scrypt as scryptCallback, type ScryptOptions, timingSafeEq
  */
 const COST = { log2N: 17, r: 8, p: 1 };
 const KEY_BYTES = 32;
+/** Two hashes at a time (256 MiB at most): a burst of sign-ins waits its turn rather than exhausting memory. */
+const hashing = pLimit(2);
 
 function scrypt(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
   const options: ScryptOptions = { N: 2 ** cost.log2N, r: cost.r, p: cost.p, maxmem: 2 * 128 * 2 ** cost.log2N * cost.r };
-  return new Promise((resolve, reject) =>
-    scryptCallback(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))),
+  return hashing(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCallback(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 

@@ -238,3 +238,24 @@ describe('sessions', () => {
     expectError(await request(h.app).delete('/console/session').set(h.admin), 403, 'forbidden');
   });
 });
+
+describe('housekeeping', () => {
+  it('forgets sessions and sign-in links past their expiry, and nothing else', async () => {
+    const { purgeExpiredSignIns } = await import('./sessions.repository.js');
+    const person = await h.signIn(newEmail());
+    const later = new Date(h.deps.now().getTime() + 2 * 3600_000);
+    const before = await h.deps.db.selectFrom('account_sessions').select('token_hash').where('account_id', '=', person.accountId).execute();
+    expect(before).toHaveLength(1);
+    await purgeExpiredSignIns(h.deps.db, h.deps.now());
+    expect(
+      await h.deps.db.selectFrom('account_sessions').select('token_hash').where('account_id', '=', person.accountId).execute(),
+    ).toHaveLength(1);
+    await purgeExpiredSignIns(h.deps.db, later);
+    expect(
+      await h.deps.db.selectFrom('account_sessions').select('token_hash').where('account_id', '=', person.accountId).execute(),
+    ).toHaveLength(0);
+    expect(
+      await h.deps.db.selectFrom('sign_in_links').select('token_hash').where('account_id', '=', person.accountId).execute(),
+    ).toHaveLength(0);
+  });
+});

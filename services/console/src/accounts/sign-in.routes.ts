@@ -47,6 +47,8 @@ export function registerSignInRoutes(router: Router, deps: SignInDeps): void {
     const actor = accountActor(req);
     const body = parseWith(ZSetPassword, req.body, 'body');
     const account = await findAccountById(deps.db, actor.account.id);
+    // Guessing the current password from a stolen session is slowed like signing in.
+    await deps.signInLimits.take({ email: actor.account.email, client: clientOf(req) });
     if (account?.password_hash) {
       if (!body.currentPassword)
         throw new AppError('invalid_request', 'Give your current password to change it.', { param: 'currentPassword' });

@@ -49,13 +49,13 @@ export async function requestSignInLink(deps: SignInDeps, request: { email: stri
   });
 }
 
-/** Makes a one-time link for the account and e-mails it (when e-mail is configured). */
+/** Makes a one-time link for the account and e-mails it; false when no e-mail is configured (nothing sent). */
 export async function mailSignInLink(
   deps: SignInDeps,
   account: AccountRow,
   mail: { ttlMs: number; subject: string; intro: string },
-): Promise<void> {
-  if (!deps.signInMailer) return;
+): Promise<boolean> {
+  if (!deps.signInMailer) return false;
   const token = randomBytes(32).toString('base64url');
   await insertSignInLink(deps.db, {
     tokenHash: tokenDigest(token),
@@ -69,6 +69,7 @@ export async function mailSignInLink(
     subject: mail.subject,
     text: `${mail.intro}\n\n${link}\n\nIf you did not ask for it, ignore this e-mail: nothing happens until the link is opened.\n`,
   });
+  return true;
 }
 
 export async function redeemLink(deps: SignInDeps, res: Response, request: { token: string; client: string }) {

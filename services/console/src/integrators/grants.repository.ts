@@ -7,7 +7,6 @@ export async function insertConnectLink(
   return db.insertInto('connect_links').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Marks an unused, unexpired link used and returns it; a second approval finds nothing. */
 /** An unspent, unexpired link, left as it is (the consent screen shows it before the owner approves). */
 export async function findUsableConnectLink(db: Executor, tokenHash: string, now: Date): Promise<ConnectLinkRow | undefined> {
   return db
@@ -31,6 +30,7 @@ export async function listPendingConnectLinks(db: Executor, integratorOrgId: str
     .execute();
 }
 
+/** Marks an unused, unexpired link used and returns it; a second approval finds nothing. */
 export async function consumeConnectLink(db: Executor, tokenHash: string, now: Date): Promise<ConnectLinkRow | undefined> {
   return db
     .updateTable('connect_links')

@@ -130,9 +130,11 @@ describe('connect links', () => {
     expect(events[0]!.writtenBy).toBe(await lastWriterOf(h.deps.db, 'grants', grant.id));
     expect(await access.drain()).toEqual([{ restaurantId: restaurant.id }]);
 
+    // Listed with both sides' names.
+    const named = { ...grant, restaurantName: restaurant.name, integratorName: integrator.name };
     const listed = await request(h.app).get(`/console/integrators/${integrator.id}/grants`).set(h.admin);
-    expect(listed.body.data).toEqual([grant]);
-    expect((await request(h.app).get(`/console/restaurants/${restaurant.id}/grants`).set(h.admin)).body.data).toEqual([grant]);
+    expect(listed.body.data).toEqual([named]);
+    expect((await request(h.app).get(`/console/restaurants/${restaurant.id}/grants`).set(h.admin)).body.data).toEqual([named]);
   });
 
   it('refuses a link already used, with no second grant or event', async () => {

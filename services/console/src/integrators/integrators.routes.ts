@@ -58,7 +58,7 @@ export function registerIntegratorRoutes(router: Router, deps: ConsoleDeps): voi
     if (actor.kind === 'account' && !actor.memberships.some((m) => m.kind === 'restaurant' && m.id === body.restaurantId)) {
       throw new AppError('invalid_request', 'restaurantId: no such restaurant.', { param: 'restaurantId' });
     }
-    requireOwnerRole(actor, { kind: 'restaurant', id: body.restaurantId });
+    requireOwnerRole(actor, { kind: 'restaurant', id: body.restaurantId }, 'give an integrator access to it');
     res.json({ data: await approveConnectLink(deps, req.params.token, body) });
   });
   router.get('/console/integrators/:id/grants', async (req, res) => {

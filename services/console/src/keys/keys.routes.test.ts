@@ -248,3 +248,17 @@ describe('GET /console/restaurants/:id/preview-key', () => {
     expectError(await request(h.app).get('/console/restaurants/rst_missing000000000000/preview-key').set(h.admin), 404, 'not_found');
   });
 });
+
+describe('keys the platform manages', () => {
+  it('are not revoked by an owner: the menu page or the previews would break', async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const owner = await h.signIn(`owner-${restaurant.id}@keys.test`, [{ owner: { kind: 'restaurant', id: restaurant.id } }]);
+    await request(h.app).get(`/console/restaurants/${restaurant.id}/preview-key`).set(owner.headers).expect(200);
+    const listed = (await request(h.app).get('/console/keys').query({ restaurantId: restaurant.id }).set(owner.headers)).body.data;
+    for (const key of listed as Array<{ id: string; managedBy: string }>) {
+      expectError(await request(h.app).post(`/console/keys/${key.id}/revoke`).set(owner.headers), 409, 'conflict');
+      expect((await keyRow(key.id)).revoked_at, key.managedBy).toBeNull();
+    }
+    expect(listed).toHaveLength(2);
+  });
+});

@@ -82,7 +82,11 @@ export async function listKeys(deps: ConsoleDeps, owner: { restaurantId?: string
   }
   const managed = owner.restaurantId ? managedKeyHashes(deps, owner.restaurantId) : new Map<string, 'menu-page' | 'dashboard-preview'>();
   const rows = await listApiKeysByOwner(deps.db, owner);
-  const lastUsed = await readKeysLastUsed(deps.redis, deps.redisPrefix, rows.map((row) => row.id));
+  const lastUsed = await readKeysLastUsed(
+    deps.redis,
+    deps.redisPrefix,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...presentKey(row),
     lastUsedAt: lastUsed.get(row.id)?.toISOString() ?? null,

@@ -1,7 +1,8 @@
 import { derivePublishableKey, type GeneratedKey } from '@partner/auth';
 import { keyInvalidations, newId } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
-import { upsertManagedKey } from './keys.repository.js';
+import { AppError } from '@partner/contracts';
+import { findApiKeyById, upsertManagedKey } from './keys.repository.js';
 
 type KeyDeps = Pick<ConsoleDeps, 'menuPageKeySecret' | 'menuPageKeyEnvironment'>;
 
@@ -45,4 +46,14 @@ export async function dashboardPreviewKey(deps: ConsoleDeps, restaurantId: strin
   // A replica may hold the key as revoked or with another origin: tell them all.
   if (revived) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: restaurantId });
   return { key: key.value, origin };
+}
+
+/** A person may not revoke a key the platform manages: the page or preview that uses it would break. */
+export async function refuseManagedKey(deps: ConsoleDeps, keyId: string): Promise<void> {
+  const row = await findApiKeyById(deps.db, keyId);
+  const managedBy = row?.restaurant_id ? managedKeyHashes(deps, row.restaurant_id).get(row.key_hash) : undefined;
+  if (managedBy === 'menu-page')
+    throw new AppError('conflict', 'This key belongs to your public menu page: switch the page off to revoke it.');
+  if (managedBy === 'dashboard-preview')
+    throw new AppError('conflict', "This key runs the dashboard's previews and cannot be revoked here.");
 }

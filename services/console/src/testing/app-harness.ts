@@ -78,6 +78,7 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     menuPageKeySecret: randomBytes(32).toString('hex'),
     menuPageKeyEnvironment: 'live',
     publicBaseUrl: 'https://menus.test/',
+    trustProxyHops: 1,
     sessions: new Sessions(database.db, { publicUrl: 'http://dashboard.test', ttlMs: 3600_000 }),
     signInLimits: new SignInLimits(redis, redisPrefix.prefix),
     signInMailer: new SignInMailer(mailbox.url, 'Console tests <console@partner.test>', logger),
@@ -140,7 +141,7 @@ async function signInAs(
   email: string,
   memberships: Array<{ owner: OwnerRef; role?: TRole }>,
 ): Promise<SignedIn> {
-  const account = await ensureAccount(deps.db, { id: newId('acc'), email, name: null });
+  const account = await ensureAccount(deps.db, { id: newId('acc'), email: email.toLowerCase(), name: null });
   for (const { owner, role = 'owner' } of memberships) await insertMembership(deps.db, account.id, owner, role);
   const token = randomBytes(32).toString('base64url');
   await insertSignInLink(deps.db, {

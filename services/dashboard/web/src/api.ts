@@ -14,7 +14,7 @@ export class ApiError extends Error {
 
 let csrfToken: string | null = null;
 /** Set from every session answer: changes carry it in X-CSRF-Token. */
-export const useCsrfToken = (token: string | null) => void (csrfToken = token);
+export const setCsrfToken = (token: string | null) => void (csrfToken = token);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,7 +1,7 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { TSession } from '@partner/contracts/console';
-import { type ApiError, get, send, useCsrfToken } from './api';
+import { type ApiError, get, send, setCsrfToken } from './api';
 
 interface SessionState {
   /** Undefined while the first answer is awaited; null when nobody is signed in. */
@@ -20,7 +20,7 @@ export function SessionProvider(props: { children: ComponentChildren }) {
   const [failure, setFailure] = useState<ApiError | undefined>();
   const [round, setRound] = useState(0);
   const adopt = (next: TSession | null) => {
-    useCsrfToken(next?.csrfToken ?? null);
+    setCsrfToken(next?.csrfToken ?? null);
     setSession(next);
   };
   useEffect(() => {

@@ -90,6 +90,10 @@ describe('who may call', () => {
       [failed.id, 'failed'],
       [delivery.id, 'succeeded'],
     ]);
+    // What never went out is not shown: a held delivery (a lapsed plan) has no payload to read.
+    const heldEvent = await emitItemUpdated(h.deps.db, owner);
+    const held = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(), eventId: heldEvent, status: 'held' });
+    expect((await h.as({ kind: 'owner', owner }).get(`${deliveriesPath}/${held.id}`)).body.data.payload).toBeNull();
     // A test event is kept nowhere: no payload to show.
     expect((await h.as(operator).get(`${deliveriesPath}/${ping.id}`)).body.data.payload).toBeNull();
 

@@ -6,7 +6,7 @@ import { Button, ErrorNote, Field, Note, PageTitle, Section } from '../ui';
 
 /** The signed-in person's own: a password (to sign in without a link), and signing out everywhere. */
 export function AccountPage() {
-  const { session, signOut } = useSession();
+  const { session, signOut, retry } = useSession();
   const hasPassword = session?.account?.hasPassword ?? false;
   const [password, setPassword] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
@@ -19,6 +19,8 @@ export function AccountPage() {
     setSaved(answer.otherSessionsEnded);
     setPassword('');
     setCurrentPassword('');
+    // The session now says the account has a password: the next change asks for it.
+    retry();
   });
   const everywhere = useAction(() => signOut(true));
   return (

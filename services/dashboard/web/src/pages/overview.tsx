@@ -35,10 +35,12 @@ export function OverviewTab({ owner }: TabProps) {
         text: `The webhook endpoint ${endpoint.url} was disabled: ${endpoint.disabledReason ?? 'deliveries kept failing'}.`,
         href: `${base}/webhooks`,
       })),
-    ...(usage.apiRequests.used >= usage.apiRequests.included * 0.8
+    ...(usage.apiRequests.included > 0 && usage.apiRequests.used >= usage.apiRequests.included * 0.8
       ? [{ text: 'API requests are past 80 % of the monthly quota.', href: `${base}/keys` }]
       : []),
-    ...(restaurant.conciergeAddon && usage.conciergeMessages.used >= usage.conciergeMessages.allowance * 0.8
+    ...(restaurant.conciergeAddon &&
+    usage.conciergeMessages.allowance > 0 &&
+    usage.conciergeMessages.used >= usage.conciergeMessages.allowance * 0.8
       ? [{ text: 'Concierge messages are past 80 % of the monthly allowance.', href: `${base}/concierge` }]
       : []),
   ];

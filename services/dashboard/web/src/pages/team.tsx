@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { TMember } from '@partner/contracts/console';
-import { get, send } from '../api';
+import { call, get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
 import { useSession } from '../session';
 import { ownerPath } from '../types';
@@ -15,10 +15,10 @@ export function TeamTab({ owner }: TabProps) {
   const isOwner = owner.role === 'owner';
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'member' | 'owner'>('member');
-  const [invited, setInvited] = useState<string | null>(null);
+  const [invited, setInvited] = useState<{ email: string; linkSent: boolean } | null>(null);
   const invite = useAction(async () => {
-    await send('POST', `${base}/members`, { email, role });
-    setInvited(email);
+    const answer = await call<unknown>('POST', `${base}/members`, { email, role });
+    setInvited({ email, linkSent: answer.meta?.linkSent === true });
     setEmail('');
     members.reload();
   });
@@ -79,7 +79,12 @@ export function TeamTab({ owner }: TabProps) {
               </select>
             </Field>
             <ErrorNote error={invite.error} />
-            {invited && <Note tone="success">{invited} was added and sent a sign-in link.</Note>}
+            {invited && (
+              <Note tone="success">
+                {invited.email} was added
+                {invited.linkSent ? ' and sent a sign-in link.' : '. No e-mail is configured here: they sign in with a password.'}
+              </Note>
+            )}
             <div class="actions">
               <Button type="submit" variant="primary" busy={invite.running}>
                 Invite

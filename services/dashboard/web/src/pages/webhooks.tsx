@@ -219,7 +219,8 @@ function EndpointForm(props: { base: string; endpoint?: TWebhookEndpoint; onCanc
   const [events, setEvents] = useState<string[]>(existing?.enabledEvents.filter((type) => type !== '*') ?? []);
   const [description, setDescription] = useState(existing?.description ?? '');
   const save = useAction(async () => {
-    const body = { url, enabledEvents: events.length ? events : ['*'], description: description || undefined };
+    // An edit sends the description as it is, so that clearing it clears it.
+    const body = { url, enabledEvents: events.length ? events : ['*'], description: existing ? description : description || undefined };
     if (!existing) return { secret: (await send<{ secret: string }>('POST', `${props.base}/webhook-endpoints`, body)).secret };
     await send('PATCH', `${props.base}/webhook-endpoints/${existing.id}`, body);
     return { secret: undefined };
