@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from './passwords.js';
 
-describe('passwords', () => {
+describe('passwords', { timeout: 60_000 }, () => {
   it('verifies the password a hash was made from, and nothing else', async () => {
     const stored = await hashPassword('correct horse battery staple');
     expect(stored).toMatch(/^scrypt\$17\$8\$1\$[\w-]{22}\$[\w-]{43}$/);

@@ -77,7 +77,8 @@ describe('sign-in by e-mail link', () => {
   });
 });
 
-describe('sign-in by password', () => {
+// Each try runs a real scrypt hash (about half a second alone, several on a loaded machine).
+describe('sign-in by password', { timeout: 120_000 }, () => {
   it('sets a password once signed in, then signs in with it; a wrong password or unknown address is one and the same 401', async () => {
     const person = await h.signIn(newEmail());
     const email = person.session.account!.email;
