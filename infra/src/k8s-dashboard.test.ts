@@ -2,7 +2,7 @@ import type { IContainer } from 'kubernetes-models/v1';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDashboardConfig } from '@partner/dashboard';
-import { type Deployment, findKubectl, type K8sObject, named, ofKind, render } from './k8s-manifests.js';
+import { type Deployment, findKubectl, type K8sObject, named, ofKind, render, schemaProblems } from './k8s-manifests.js';
 
 // The dashboard's own kustomization (infra/k8s/dashboard): valid, locked down like every service, its
 // configuration complete, and let in by the ingress controller and out to console and DNS only.
@@ -20,19 +20,7 @@ beforeAll(() => {
 
 describe.skipIf(!kubectl)('the dashboard, rendered by kubectl kustomize', () => {
   it('holds only objects valid against the Kubernetes schemas, in the namespace `dashboard`, and no Secret', async () => {
-    const problems: string[] = [];
-    for (const object of objects) {
-      const models = (await import(/* @vite-ignore */ `kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<
-        string,
-        new (data: unknown) => { validate(): void }
-      >;
-      try {
-        new models[object.kind]!(object).validate();
-      } catch (err) {
-        problems.push(`${object.kind} ${object.metadata.name}: ${(err as Error).message}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    expect(await schemaProblems(objects)).toEqual([]);
     expect(ofKind(objects, 'Secret')).toEqual([]);
     for (const object of objects.filter((o) => o.kind !== 'Namespace')) expect(object.metadata.namespace, object.kind).toBe('dashboard');
     // console's NetworkPolicy lets in pods of this label in this namespace, and no others.

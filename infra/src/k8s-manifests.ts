@@ -132,3 +132,20 @@ export function exampleSecrets(): (key: string) => string {
   // Every other key is a random secret; each differs from the others, as catalog requires.
   return (key) => (shaped[key] ??= randomBytes(32).toString('base64url'));
 }
+
+/** What the Kubernetes schemas (kubernetes-models) refuse in these objects, one line each. */
+export async function schemaProblems(objects: K8sObject[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const object of objects) {
+    const models = (await import(/* @vite-ignore */ `kubernetes-models/${object.apiVersion}/${object.kind}`)) as Record<
+      string,
+      new (data: unknown) => { validate(): void }
+    >;
+    try {
+      new models[object.kind]!(object).validate();
+    } catch (err) {
+      problems.push(`${object.kind} ${object.metadata.name}: ${(err as Error).message}`);
+    }
+  }
+  return problems;
+}

@@ -562,15 +562,17 @@ export async function findOwnedDelivery(db: Executor, owner: Owner | null, id: s
 
 /** Every attempt to send one event to one endpoint (retries and resends are rows of their own), oldest first. */
 export async function listEventAttempts(db: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow[]> {
-  return db
+  return eventAttempts(db, eventId, endpointId).execute();
+}
+
+const eventAttempts = (db: Executor, eventId: string, endpointId: string) =>
+  db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('event_id', '=', eventId)
     .where('endpoint_id', '=', endpointId)
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+    .orderBy('id');
 
 /** A delivery and the event it carries, when the event is still kept (a test event never is). */
 export async function findOwnedDeliveryWithEvent(db: Executor, owner: Owner | null, id: string) {
@@ -605,14 +607,7 @@ export async function endpointSucceededSince(db: Executor, endpointId: string, s
 }
 
 export async function findFirstAttempt(db: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow | undefined> {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('created_at')
-    .limit(1)
-    .executeTakeFirst();
+  return eventAttempts(db, eventId, endpointId).limit(1).executeTakeFirst();
 }
 
 /** Adds item changes to the restaurant's burst (a menu.updated is owed for them). */
