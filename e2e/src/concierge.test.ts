@@ -97,7 +97,7 @@ describe('live keys through an OpenAI-compatible server', () => {
   it('streams tokens through as they arrive, and keeps only real dishes as cards', async () => {
     const { restaurant, auth, tiramisu } = await conciergeRestaurant('live');
     Object.assign(script, {
-      tokens: ['Try ', 'the ', 'Tiramisu ', `[[${tiramisu.id}]]`, ' or ', 'our ', 'Unicorn ', '[[itm_madeup000000]]', '!'],
+      tokens: ['Try ', 'the ', 'Tiramisu ', `[[${tiramisu.id}]]. `, 'Or ', 'our ', 'Unicorn ', '[[itm_madeup000000]]', '!'],
       holdBeforeToken: 4,
       delayMs: 0,
       failAfter: undefined,
@@ -113,7 +113,8 @@ describe('live keys through an OpenAI-compatible server', () => {
     expectValidEvents(events);
     const firstDelta = events.find((e) => e.event === 'delta')!;
     expect(firstDelta.at).toBeLessThan(releasedAt);
-    expect(text(events)).toBe('Try the Tiramisu  or our Unicorn !');
+    // The sentence that names a dish the menu does not have never reaches the client.
+    expect(text(events)).toBe('Try the Tiramisu. ');
     expect(events.find((e) => e.event === 'cards')!.data.cards.map((c: { itemId: string }) => c.itemId)).toEqual([tiramisu.id]);
     expect(events[0]!.data.testMode).toBe(false);
     const sent = fake.requests.at(-1)!.body;

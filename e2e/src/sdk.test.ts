@@ -198,7 +198,8 @@ describe('concierge', () => {
 
   it('stops mid-stream on abort, and the model call upstream is cancelled', async () => {
     const { restaurant, client } = await conciergeKitchen('live');
-    Object.assign(script, { tokens: ['Try ', 'the ', 'soup.'], holdBeforeToken: 2 });
+    // The reply reaches the client a sentence at a time: the first one before the model holds back the rest.
+    Object.assign(script, { tokens: ['Hello. ', 'Try ', 'the soup.'], holdBeforeToken: 2 });
     fake.hold();
     const controller = new AbortController();
     const kinds: string[] = [];

@@ -6,10 +6,11 @@ import { billingPeriod } from '@partner/entitlements';
 import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
 import type { TurnOutcome } from '../concierge-metrics.js';
 import type { ConciergeDeps } from '../deps.js';
-import { tokenize, type MenuEntry } from '../grounding/menu-index.js';
+import { tokenize } from '../grounding/menu-index.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
-import { CardMarkerFilter } from './card-markers.js';
+import { pricesIn, ReplyGuard } from './reply-guard.js';
 import type { SseStream } from './sse.js';
+import { listUnpublishedDishNames } from './unpublished-dishes.repository.js';
 
 const ALLERGEN_WORDS = new Set(
   'allergy allergies allergic allergen allergens gluten wheat celiac coeliac nut nuts peanut peanuts tree dairy milk lactose egg eggs soy soya fish shellfish crustacean crustaceans molluscs mollusc sesame mustard celery lupin sulphites sulfites'.split(
@@ -17,6 +18,9 @@ const ALLERGEN_WORDS = new Set(
   ),
 );
 const ALLERGEN_NOTE = 'Declared by the restaurant. Allergen information can change: please confirm with the staff before ordering.';
+
+/** Said when the model wrote nothing that keeps to the menu. */
+const NOTHING_TO_SAY = "Sorry, I can only help with the dishes on this restaurant's menu. What would you like to know about them?";
 
 export const disclosureFor = (restaurantName: string) =>
   `You are chatting with an AI assistant. Its answers come from ${restaurantName}'s menu and may be incomplete or wrong; check allergens with the staff.`;
@@ -133,7 +137,7 @@ export async function runTurn(
   // One allowance per restaurant for every channel; test keys spend none. A page's visitor has
   // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index is
   // looked up meanwhile: a read, wasted only on a refused turn.
-  const [granted, index] = await Promise.all([
+  const [granted, index, unpublishedNames] = await Promise.all([
     testMode ||
       deps.usageMeter.take({
         restaurantId: restaurant.id,
@@ -142,6 +146,7 @@ export async function runTurn(
         limit: restaurant.concierge_allowance,
       }),
     deps.menuIndexes.get(deps.db, restaurant.id),
+    listUnpublishedDishNames(deps.db, restaurant.id),
   ]);
   if (!granted) {
     sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
@@ -156,7 +161,12 @@ export async function runTurn(
     houseNotes: restaurant.house_notes,
     dishes: retrieved,
   });
-  const filter = new CardMarkerFilter();
+  const guard = new ReplyGuard({
+    findDish: (id) => index.find(id),
+    retrieved,
+    unpublishedNames,
+    housePrices: pricesIn(restaurant.house_notes ?? ''),
+  });
   let firstDelta = true;
   const sendDelta = (text: string) => {
     if (firstDelta) deps.conciergeMetrics?.firstDeltaAfter(mode, (performance.now() - started) / 1000);
@@ -171,21 +181,26 @@ export async function runTurn(
       signal,
       onUsage: deps.conciergeMetrics?.noteUsage,
     })) {
-      const text = filter.push(chunk);
+      const text = guard.push(chunk);
       if (text) sendDelta(text);
     }
-    const rest = filter.flush();
+    const rest = guard.flush(NOTHING_TO_SAY);
     if (rest) sendDelta(rest);
   } catch (err) {
     if (signal.aborted) return ended('aborted');
+    // What the model wrote before it failed is judged like the rest and kept.
+    const rest = guard.flush(null);
+    if (rest) sendDelta(rest);
     deps.logger.warn({ err, restaurantId: restaurant.id }, 'model stream failed');
     sse.send('error', { code: 'upstream_error', message: 'The assistant stopped answering. Please try again.' });
     ended('model_error');
     return;
   }
 
+  if (guard.withheld.length)
+    deps.logger.info({ restaurantId: restaurant.id, turnId, withheld: guard.withheld }, 'model sentences withheld');
   // Only dishes of this menu become cards or details: an id the model made up goes nowhere.
-  const cited = filter.ids.map((id) => index.find(id)).filter((entry): entry is MenuEntry => entry !== undefined);
+  const cited = guard.cited;
   if (tokenize(question).some((token) => ALLERGEN_WORDS.has(token))) {
     for (const dish of cited.length ? cited : retrieved.slice(0, 3)) {
       sse.send('detail', { itemId: dish.id, allergens: dish.allergens, source: 'declared', note: ALLERGEN_NOTE });
