@@ -14,6 +14,15 @@ export const DEMO_THREAD = [
   {
     role: 'assistant' as const,
     text: 'The burrata with heirloom tomatoes is light and vegetarian. It contains milk.',
-    cards: [{ itemId: 'itm_demo1', name: 'Burrata with heirloom tomatoes', priceCents: 1400, currency: 'USD', url: '#burrata' }],
+    cards: [
+      {
+        itemId: 'itm_demo1',
+        name: 'Burrata with heirloom tomatoes',
+        priceCents: 1400,
+        currency: 'USD',
+        thumbnailUrl: null,
+        url: '#burrata',
+      },
+    ],
   },
 ];

@@ -10,6 +10,7 @@ interface Card {
   name: string;
   priceCents: number;
   currency: string;
+  thumbnailUrl: string | null;
   url: string;
 }
 interface Detail {
@@ -36,16 +37,28 @@ interface Bootstrap {
 
 const API_BASE = apiBaseOf(document.currentScript as HTMLScriptElement | null);
 const HISTORY_SENT = 10;
+// The launcher's footprint (offset plus size) is what the menu page keeps free under its last dish
+// (services/catalog/src/menu-page/menu-page.theme.ts): change both together.
 const STYLE = `
 :host { all: initial; font: 14px/1.4 system-ui, sans-serif; color: #1d1d1f; }
-.launcher { position: fixed; right: 20px; bottom: 20px; width: 56px; height: 56px; border-radius: 50%; border: 0;
-  background: #1d1d1f; color: #fff; font-size: 24px; cursor: pointer; box-shadow: 0 4px 14px rgba(0,0,0,.25); z-index: 2147483000; }
-.panel { position: fixed; right: 20px; bottom: 88px; width: min(360px, calc(100vw - 40px)); height: min(520px, calc(100vh - 120px));
+.launcher { position: fixed; right: 20px; bottom: 20px; width: 56px; height: 56px; display: grid; place-items: center; padding: 0;
+  border-radius: 50%; border: 0; background: #1d1d1f; color: #fff; cursor: pointer; box-shadow: 0 4px 14px rgba(0,0,0,.25);
+  z-index: 2147483000; }
+.launcher svg { width: 28px; height: 28px; }
+.launcher:focus-visible, header button:focus-visible, .card:focus-visible { outline: 3px solid #0a66d8; outline-offset: 2px; }
+.panel { position: fixed; right: 20px; bottom: 20px; width: min(380px, calc(100vw - 40px)); height: min(560px, calc(100vh - 40px));
   display: flex; flex-direction: column; background: #fff; border-radius: 12px; box-shadow: 0 8px 30px rgba(0,0,0,.25); overflow: hidden; z-index: 2147483000; }
 .panel.inline { position: static; width: 100%; height: 480px; box-shadow: 0 0 0 1px #ddd; }
+@media (max-width: 600px) {
+  .launcher { right: 16px; bottom: 16px; width: 48px; height: 48px; }
+  .launcher svg { width: 24px; height: 24px; }
+  .panel:not(.inline) { right: 8px; bottom: 8px; width: calc(100vw - 16px); height: min(600px, calc(100dvh - 16px)); }
+}
 header { display: flex; align-items: center; gap: 8px; padding: 12px 14px; background: #1d1d1f; color: #fff; font-weight: 600; }
 header .title { flex: 1; }
-header button { background: none; border: 0; color: #fff; font-size: 18px; cursor: pointer; }
+header button { display: grid; place-items: center; width: 32px; height: 32px; margin: -6px -6px -6px 0; padding: 0; background: none;
+  border: 0; border-radius: 6px; color: #fff; cursor: pointer; }
+header button svg { width: 18px; height: 18px; }
 .badge { font-size: 10px; font-weight: 700; letter-spacing: .05em; background: #ffcc00; color: #1d1d1f; padding: 2px 6px; border-radius: 4px; }
 .disclosure { padding: 8px 14px; font-size: 12px; background: #f5f5f7; border-bottom: 1px solid #e5e5ea; color: #444; }
 .messages { flex: 1; overflow-y: auto; padding: 12px 14px; display: flex; flex-direction: column; gap: 8px; }
@@ -53,13 +66,18 @@ header button { background: none; border: 0; color: #fff; font-size: 18px; curso
 .user { align-self: flex-end; background: #1d1d1f; color: #fff; }
 .assistant { align-self: flex-start; background: #f0f0f3; }
 .notice { align-self: center; background: #fff4e5; color: #7a4b00; font-size: 12px; }
-.cards { display: flex; flex-direction: column; gap: 6px; margin-top: 6px; }
-.card { display: flex; justify-content: space-between; gap: 8px; padding: 6px 8px; border: 1px solid #ddd; border-radius: 8px;
+.cards { display: flex; flex-direction: column; gap: 6px; margin-top: 8px; white-space: normal; }
+.card { display: flex; align-items: center; gap: 10px; padding: 6px 10px 6px 6px; border: 1px solid #ddd; border-radius: 10px;
   background: #fff; color: inherit; text-decoration: none; }
-.card span:last-child { white-space: nowrap; }
+.card:hover { border-color: #1d1d1f; }
+.thumb { flex: none; width: 48px; height: 48px; border-radius: 8px; overflow: hidden;
+  background: radial-gradient(circle, #e6e1da 0 45%, transparent 47%), #f3f1ee; }
+.thumb img { display: block; width: 100%; height: 100%; object-fit: cover; }
+.card .name { flex: 1; font-weight: 600; }
+.card .price { white-space: nowrap; color: #444; }
 .allergens { margin-top: 6px; font-size: 12px; color: #444; } .allergens .note { margin-top: 2px; font-style: italic; }
 form { display: flex; gap: 6px; padding: 10px; border-top: 1px solid #e5e5ea; }
-input { flex: 1; padding: 8px 10px; border: 1px solid #ccc; border-radius: 8px; font: inherit; }
+input { flex: 1; min-width: 0; padding: 8px 10px; border: 1px solid #8e8e93; border-radius: 8px; font: inherit; }
 form button { padding: 8px 12px; border: 0; border-radius: 8px; background: #1d1d1f; color: #fff; font: inherit; cursor: pointer; }
 `;
 
@@ -70,12 +88,50 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: stri
   return node;
 }
 
+// Icons are drawn, not typed: an emoji or symbol glyph is a missing-glyph box where no font has it.
+const CHAT_ICON = [
+  'M12 3.5c4.97 0 9 3.36 9 7.5s-4.03 7.5-9 7.5c-1.07 0-2.1-.16-3.05-.45L4 20.5l1.4-4.02C4.2 15.2 3 13.2 3 11c0-4.14 4.03-7.5 9-7.5z',
+  'M8 11h.01M12 11h.01M16 11h.01',
+];
+const CLOSE_ICON = ['M6 6l12 12M18 6L6 18'];
+
+function icon(paths: string[]): SVGSVGElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('fill', 'none');
+  svg.setAttribute('stroke', 'currentColor');
+  svg.setAttribute('stroke-width', '2');
+  svg.setAttribute('stroke-linecap', 'round');
+  svg.setAttribute('stroke-linejoin', 'round');
+  svg.setAttribute('aria-hidden', 'true');
+  for (const d of paths) {
+    const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}
+
 function formatPrice(cents: number, currency: string): string {
   try {
     return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
   } catch {
     return `${(cents / 100).toFixed(2)} ${currency}`;
   }
+}
+
+/** A fixed-size box with the dish's picture, or a neutral plate when it has none. The name is beside it: no alt. */
+function thumbnail(card: Card): HTMLElement {
+  const box = element('span', 'thumb');
+  if (card.thumbnailUrl) {
+    const image = element('img');
+    image.src = card.thumbnailUrl;
+    image.alt = '';
+    image.width = 48;
+    image.height = 48;
+    box.append(image);
+  }
+  return box;
 }
 
 const ERROR_TEXT: Record<string, string> = {
@@ -138,12 +194,22 @@ class ServiceConcierge extends HTMLElement {
     this.renderLauncher();
   }
 
-  private renderLauncher(): void {
+  private renderLauncher(): HTMLButtonElement {
     this.root.replaceChildren(element('style', undefined, STYLE));
-    const launcher = element('button', 'launcher', '💬');
+    const launcher = element('button', 'launcher');
+    launcher.type = 'button';
+    launcher.append(icon(CHAT_ICON));
     launcher.setAttribute('aria-label', `Chat with ${this.bootstrap.displayName ?? 'the restaurant'}`);
-    launcher.addEventListener('click', () => (this.demo === 'launcher' ? undefined : this.renderPanel()));
+    launcher.title = launcher.getAttribute('aria-label')!;
+    launcher.addEventListener('click', () => {
+      if (this.demo === 'launcher') return;
+      // Focus follows into the panel, on its close button: on the input, a phone's keyboard would
+      // rise over the thread before the guest has read it.
+      this.renderPanel();
+      this.root.querySelector<HTMLButtonElement>('header button')?.focus();
+    });
     this.root.append(launcher);
+    return launcher;
   }
 
   private renderPanel(): void {
@@ -153,9 +219,11 @@ class ServiceConcierge extends HTMLElement {
     header.append(element('span', 'title', this.bootstrap.displayName ?? 'Assistant'));
     if (this.bootstrap.testMode) header.append(element('span', 'badge', 'TEST MODE'));
     if (!this.demo) {
-      const close = element('button', undefined, '×');
+      const close = element('button');
+      close.type = 'button';
+      close.append(icon(CLOSE_ICON));
       close.setAttribute('aria-label', 'Close');
-      close.addEventListener('click', () => this.renderLauncher());
+      close.addEventListener('click', () => this.renderLauncher().focus());
       header.append(close);
     }
     // The disclosure is pinned under the header on every panel, and cannot be closed (spec 4.8).
@@ -168,6 +236,7 @@ class ServiceConcierge extends HTMLElement {
     const form = element('form');
     const input = element('input');
     input.placeholder = 'Ask about the menu…';
+    input.setAttribute('aria-label', 'Your question');
     input.maxLength = 2000;
     form.append(input, element('button', undefined, 'Send'));
     form.addEventListener('submit', (event) => {
@@ -191,7 +260,11 @@ class ServiceConcierge extends HTMLElement {
         link.href = card.url;
         link.target = '_blank';
         link.rel = 'noopener';
-        link.append(element('span', undefined, card.name), element('span', undefined, formatPrice(card.priceCents, card.currency)));
+        link.append(
+          thumbnail(card),
+          element('span', 'name', card.name),
+          element('span', 'price', formatPrice(card.priceCents, card.currency)),
+        );
         cards.append(link);
       }
       bubble.append(cards);

@@ -7,12 +7,14 @@ import { renderMenuPage } from './menu-page.js';
  * The page runs our two embeds and nothing else: scripts, models and API calls from the gateway's
  * origin only (its own included), images and 3D textures also from data: and blob: URLs (the 3D
  * runtime makes them), inline styles for the embeds' shadow roots; never framed, no plugins, no forms.
+ * WebAssembly may compile (not JavaScript eval): the 3D runtime's mesh decoder is a WebAssembly module
+ * it instantiates as it loads, and without 'wasm-unsafe-eval' that throws on the page.
  */
 function menuPagePolicy(publicBaseUrl: string): string {
   const gateway = new URL(publicBaseUrl).origin;
   return [
     `default-src 'self' ${gateway}`,
-    `script-src 'self' ${gateway}`,
+    `script-src 'self' ${gateway} 'wasm-unsafe-eval'`,
     `style-src 'self' 'unsafe-inline'`,
     `img-src 'self' ${gateway} data: blob:`,
     `connect-src 'self' ${gateway} data: blob:`,
