@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { generateInternalKeyPair } from '@partner/auth';
 import { SealingKeys } from '@partner/signing';
+import type { DemoState } from './seed.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dataDir = join(repoRoot, '.data');
@@ -18,7 +19,7 @@ export interface LocalState {
   viewTokenSecret: string;
   webhookSealingKeys: string;
   jwt: { privateKey: string; publicKey: string };
-  demo?: { restaurantId: string; secretKey: string; publishableKey: string };
+  demo?: DemoState;
 }
 
 export function loadLocalState(): LocalState {

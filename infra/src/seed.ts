@@ -1,35 +1,17 @@
 import { ConsoleClient } from '@partner/console/client';
 import type { Mailbox } from '@partner/local-mail';
 import { randomBytes } from 'node:crypto';
-import { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from '@partner/sample-dish';
+import { createDishModel, DEMO_MENU } from '@partner/sample-dish';
+
+/** Changes when the demo menu does: a start re-seeds a demo of an older version. */
+export const DEMO_VERSION = 2;
 
 export interface DemoState {
   restaurantId: string;
   secretKey: string;
   publishableKey: string;
+  version?: number;
 }
-
-const SECTIONS = [
-  {
-    name: 'Starters',
-    items: [
-      { name: 'Burrata with heirloom tomatoes', priceCents: 1400, allergens: ['milk'], dietaryTags: ['vegetarian'] },
-      { name: 'Crispy calamari', priceCents: 1250, allergens: ['molluscs', 'gluten'], dietaryTags: [] },
-    ],
-  },
-  {
-    name: 'Mains',
-    items: [
-      { name: 'Wood-fired margherita', priceCents: 1600, allergens: ['gluten', 'milk'], dietaryTags: ['vegetarian'] },
-      { name: 'Steak frites', priceCents: 2900, allergens: [], dietaryTags: ['gluten-free'] },
-      { name: 'Miso-glazed salmon', priceCents: 2600, allergens: ['fish', 'soy'], dietaryTags: [] },
-    ],
-  },
-  {
-    name: 'Desserts',
-    items: [{ name: 'Tiramisu', priceCents: 900, allergens: ['milk', 'eggs', 'gluten'], dietaryTags: ['vegetarian'] }],
-  },
-];
 
 /** Whether the demo of an earlier start is still there and its keys still answer. */
 async function stillValid(gatewayUrl: string, demo: DemoState): Promise<boolean> {
@@ -48,7 +30,8 @@ export async function seedDemo(options: {
   gatewayUrl: string;
   previous: DemoState | undefined;
 }): Promise<DemoState> {
-  if (options.previous && (await stillValid(options.gatewayUrl, options.previous))) return options.previous;
+  const { previous } = options;
+  if (previous?.version === DEMO_VERSION && (await stillValid(options.gatewayUrl, previous))) return previous;
   const client = new ConsoleClient({ baseUrl: options.consoleUrl, adminToken: options.adminToken });
   const slug = `demo-bistro-${randomBytes(2).toString('hex')}`;
   const restaurant = await client.createRestaurant({
@@ -58,13 +41,12 @@ export async function seedDemo(options: {
     houseNotes: 'Kitchen closes at 22:00. We can make most dishes without gluten; ask your server.',
   });
   await client.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
-  // Every dish gets the sample plate as its 3D model, so item detail and the viewer have something to show.
-  const model = { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng() };
-  for (const [position, section] of SECTIONS.entries()) {
+  // Every dish gets its own true-to-size model, so item detail, the viewer and the cards show the dish.
+  for (const [position, section] of DEMO_MENU.entries()) {
     const created = await client.createSection(restaurant.id, { name: section.name, position });
-    for (const item of section.items) {
-      const dish = await client.createItem(restaurant.id, { ...item, sectionId: created.id });
-      await client.uploadModel(dish.id, model);
+    for (const { model, ...fields } of section.dishes) {
+      const dish = await client.createItem(restaurant.id, { ...fields, sectionId: created.id });
+      await client.uploadModel(dish.id, await createDishModel(model));
     }
   }
   const secret = await client.createKey({ restaurantId: restaurant.id, type: 'secret', environment: 'test', name: 'Local demo (secret)' });
@@ -75,7 +57,7 @@ export async function seedDemo(options: {
     name: 'Local demo (publishable)',
     allowedOrigins: [new URL(options.gatewayUrl).origin, 'http://localhost:5173'],
   });
-  return { restaurantId: restaurant.id, secretKey: secret.value, publishableKey: publishable.value };
+  return { restaurantId: restaurant.id, secretKey: secret.value, publishableKey: publishable.value, version: DEMO_VERSION };
 }
 
 /** The demo restaurant's owner (`.test`: a name no mail server on the internet answers for). */

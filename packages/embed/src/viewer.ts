@@ -83,7 +83,7 @@ class ServiceViewer extends HTMLElement {
     if (this.demo) {
       this.show({
         itemId: 'demo',
-        name: 'Sample plate',
+        name: 'Wood-fired margherita',
         thumbnailUrl: `${ASSET_BASE}sample-dish.png`,
         glbUrl: `${ASSET_BASE}sample-dish.glb`,
         usdzUrl: `${ASSET_BASE}sample-dish.usdz`,
@@ -217,6 +217,13 @@ class ServiceViewer extends HTMLElement {
     viewer.setAttribute('ar', '');
     viewer.setAttribute('ar-modes', 'scene-viewer quick-look');
     viewer.setAttribute('ar-scale', 'fixed');
+    // A diner's view, about 33° above the table, with the dish filling the frame: at 105% the widest
+    // demo dishes (a 34 cm pizza board, a salad bowl) keep a small margin. The neutral environment is
+    // generated in the page, so nothing is fetched from another origin (the CSP would block it).
+    viewer.setAttribute('camera-orbit', '0deg 57deg 105%');
+    viewer.setAttribute('field-of-view', '30deg');
+    viewer.setAttribute('environment-image', 'neutral');
+    viewer.setAttribute('shadow-intensity', '1');
     viewer.addEventListener('error', () => void this.retryWithFreshUrls(viewer));
     stage.querySelector('.poster')?.remove();
     stage.querySelector('.actions button')?.remove();

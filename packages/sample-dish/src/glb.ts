@@ -1,58 +1,98 @@
-import { plateMesh, type Mesh } from './geometry.js';
+import { boundsOf, type Mesh } from './mesh.js';
+import { part, type Part } from './part.js';
+import { PORCELAIN } from './tableware.js';
 
-const pad4 = (length: number) => (4 - (length % 4)) % 4;
+const ARRAY_BUFFER = 34962;
+const ELEMENT_ARRAY_BUFFER = 34963;
+const FLOAT = 5126;
+const UNSIGNED_SHORT = 5123;
+const UNSIGNED_INT = 5125;
 
-function bounds(positions: number[]): { min: number[]; max: number[] } {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < positions.length; i++) {
-    min[i % 3] = Math.min(min[i % 3]!, positions[i]!);
-    max[i % 3] = Math.max(max[i % 3]!, positions[i]!);
-  }
-  return { min, max };
+const padTo4 = (buffer: Buffer, fill = 0) => Buffer.concat([buffer, Buffer.alloc((4 - (buffer.length % 4)) % 4, fill)]);
+
+function chunk(data: Buffer, type: number): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(data.length, 0);
+  header.writeUInt32LE(type, 4);
+  return Buffer.concat([header, data]);
 }
 
-/** A binary glTF 2.0 (GLB) of a mesh with one PBR material; valid for the Khronos validator. */
-export function meshToGlb(mesh: Mesh, color: [number, number, number, number] = [0.95, 0.93, 0.88, 1]): Buffer {
-  const positions = Buffer.from(new Float32Array(mesh.positions).buffer);
-  const normals = Buffer.from(new Float32Array(mesh.normals).buffer);
-  const indices = Buffer.from(new Uint16Array(mesh.indices).buffer);
-  const indexPadding = Buffer.alloc(pad4(indices.length));
-  const bin = Buffer.concat([positions, normals, indices, indexPadding]);
-  const count = mesh.positions.length / 3;
+/**
+ * A binary glTF 2.0 (GLB) with one node, mesh and PBR material per part; valid for the Khronos
+ * validator, which the console runs on every upload.
+ */
+export function partsToGlb(parts: Part[]): Buffer {
+  const views: Buffer[] = [];
+  let byteOffset = 0;
+  const bufferViews: object[] = [];
+  const addView = (data: Buffer, target: number) => {
+    bufferViews.push({ buffer: 0, byteOffset, byteLength: data.length, target });
+    const padded = padTo4(data);
+    views.push(padded);
+    byteOffset += padded.length;
+    return bufferViews.length - 1;
+  };
+  const accessors: object[] = [];
+  const addAccessor = (accessor: object) => accessors.push(accessor) - 1;
+
+  const meshes = parts.map(({ name, mesh }, index) => {
+    const count = mesh.positions.length / 3;
+    // The validator compares min/max with the stored float32 values, so bound those, not the doubles.
+    const positions = new Float32Array(mesh.positions);
+    const wide = count > 65535;
+    const indices = wide ? new Uint32Array(mesh.indices) : new Uint16Array(mesh.indices);
+    const positionAccessor = addAccessor({
+      bufferView: addView(Buffer.from(positions.buffer), ARRAY_BUFFER),
+      componentType: FLOAT,
+      count,
+      type: 'VEC3',
+      ...boundsOf(Array.from(positions)),
+    });
+    const normalAccessor = addAccessor({
+      bufferView: addView(Buffer.from(new Float32Array(mesh.normals).buffer), ARRAY_BUFFER),
+      componentType: FLOAT,
+      count,
+      type: 'VEC3',
+    });
+    const indexAccessor = addAccessor({
+      bufferView: addView(Buffer.from(indices.buffer), ELEMENT_ARRAY_BUFFER),
+      componentType: wide ? UNSIGNED_INT : UNSIGNED_SHORT,
+      count: mesh.indices.length,
+      type: 'SCALAR',
+    });
+    return {
+      name,
+      primitives: [{ attributes: { POSITION: positionAccessor, NORMAL: normalAccessor }, indices: indexAccessor, material: index }],
+    };
+  });
+  const materials = parts.map(({ material }) => ({
+    name: material.name,
+    pbrMetallicRoughness: {
+      baseColorFactor: [...material.color, material.opacity],
+      metallicFactor: 0,
+      roughnessFactor: material.roughness,
+    },
+    ...(material.opacity < 1 ? { alphaMode: 'BLEND' } : {}),
+  }));
+  const bin = Buffer.concat(views);
   const json = {
     asset: { version: '2.0', generator: 'partner-platform sample-dish' },
     scene: 0,
-    scenes: [{ nodes: [0] }],
-    nodes: [{ mesh: 0, name: 'plate' }],
-    meshes: [{ primitives: [{ attributes: { POSITION: 0, NORMAL: 1 }, indices: 2, material: 0 }] }],
-    materials: [{ name: 'porcelain', pbrMetallicRoughness: { baseColorFactor: color, metallicFactor: 0, roughnessFactor: 0.4 } }],
+    scenes: [{ nodes: parts.map((_, i) => i) }],
+    nodes: parts.map(({ name }, i) => ({ name, mesh: i })),
+    meshes,
+    materials,
     buffers: [{ byteLength: bin.length }],
-    bufferViews: [
-      { buffer: 0, byteOffset: 0, byteLength: positions.length, target: 34962 },
-      { buffer: 0, byteOffset: positions.length, byteLength: normals.length, target: 34962 },
-      { buffer: 0, byteOffset: positions.length + normals.length, byteLength: indices.length, target: 34963 },
-    ],
-    accessors: [
-      { bufferView: 0, componentType: 5126, count, type: 'VEC3', ...bounds(mesh.positions) },
-      { bufferView: 1, componentType: 5126, count, type: 'VEC3' },
-      { bufferView: 2, componentType: 5123, count: mesh.indices.length, type: 'SCALAR' },
-    ],
+    bufferViews,
+    accessors,
   };
-  const jsonText = Buffer.from(JSON.stringify(json));
-  const jsonChunk = Buffer.concat([jsonText, Buffer.alloc(pad4(jsonText.length), 0x20)]);
+  const body = Buffer.concat([chunk(padTo4(Buffer.from(JSON.stringify(json)), 0x20), 0x4e4f534a), chunk(bin, 0x004e4942)]);
   const header = Buffer.alloc(12);
-  const chunkHeader = (length: number, type: number) => {
-    const buffer = Buffer.alloc(8);
-    buffer.writeUInt32LE(length, 0);
-    buffer.writeUInt32LE(type, 4);
-    return buffer;
-  };
-  const body = Buffer.concat([chunkHeader(jsonChunk.length, 0x4e4f534a), jsonChunk, chunkHeader(bin.length, 0x004e4942), bin]);
   header.writeUInt32LE(0x46546c67, 0); // "glTF"
   header.writeUInt32LE(2, 4);
   header.writeUInt32LE(12 + body.length, 8);
   return Buffer.concat([header, body]);
 }
 
-export const createSampleDishGlb = (): Buffer => meshToGlb(plateMesh());
+/** A GLB of a single porcelain mesh. */
+export const meshToGlb = (mesh: Mesh): Buffer => partsToGlb([part(PORCELAIN, [mesh])]);
