@@ -82,7 +82,7 @@ describe('sandbox (test keys)', () => {
 
   it('answers allergen questions with declared allergens and a deferral to staff', async () => {
     const { restaurant, auth, tiramisu } = await conciergeRestaurant('test');
-    const { events } = await streamChat(chatUrl(restaurant.id), auth, { message: 'Is the tiramisu safe for a milk allergy?' });
+    const { events } = await streamChat(chatUrl(restaurant.id), auth, { message: 'Is the tiramisu safe for a nut allergy?' });
     const detail = events.find((e) => e.event === 'detail')!;
     expect(detail.data).toEqual({
       itemId: tiramisu.id,

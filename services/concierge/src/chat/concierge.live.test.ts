@@ -192,6 +192,17 @@ describe('a model that tries to leave the menu', () => {
     expect(text).not.toMatch(/human|person|not an ai/i);
   });
 
+  it('cannot recommend a dish with an allergen the guest avoids, in words or as a card, nor find it in the prompt', async () => {
+    const { restaurant, principal, tiramisu, soup } = await liveRestaurant();
+    h.model.answer({ tokens: [`Try the Tiramisu [[${tiramisu.id}]]. `, `Or the Tomato soup [[${soup.id}]].`] });
+    const { events } = await chat(h, principal, restaurant.id, { message: "I'm allergic to milk. Dessert or soup?" });
+    expect(textOf(events)).toBe('Or the Tomato soup.');
+    expect(cardIds(eventOf(events, 'cards').cards)).toEqual([soup.id]);
+    const system: string = h.model.requests.at(-1)!.body.messages[0].content;
+    expect(system).not.toContain(tiramisu.id);
+    expect(system).toContain('The guest avoids milk');
+  });
+
   it('answers with a sentence of its own when nothing the model wrote keeps to the menu', async () => {
     const { text, cards } = await turn(['Try our Unicorn cake [[itm_unicorn00000]]!'], 'Dessert?');
     expect(text).toMatch(/^Sorry, I can only help with the dishes on this restaurant's menu/);

@@ -157,20 +157,17 @@ describe('a test key (sandbox)', () => {
     expect(await usageRows(h.deps.db, restaurant.id)).toEqual([]);
   });
 
-  it('never offers a dish that is not published', async () => {
-    const { restaurant, owner, tiramisu, soup } = await seedRestaurant(h.deps.db);
+  it('never offers a dish that is not published, nor other dishes in its place', async () => {
+    const { restaurant, owner } = await seedRestaurant(h.deps.db);
     const { events } = await chat(h, testKey(owner), restaurant.id, { message: 'Truffle risotto please' });
     expect(textOf(events)).not.toMatch(/truffle|risotto/i);
-    expect(
-      eventOf(events, 'cards')
-        .cards.map((card: { itemId: string }) => card.itemId)
-        .sort(),
-    ).toEqual([tiramisu.id, soup.id].sort());
+    expect(textOf(events)).toMatch(/^I couldn't find a dish on this menu that matches/);
+    expect(kinds(events)).not.toContain('cards');
   });
 
   it('answers an allergen question with the declared allergens and a deferral to staff, before the cards', async () => {
     const { restaurant, owner, tiramisu } = await seedRestaurant(h.deps.db);
-    const { events } = await chat(h, testKey(owner), restaurant.id, { message: 'Is the tiramisu ok with a milk allergy?' });
+    const { events } = await chat(h, testKey(owner), restaurant.id, { message: 'Is the tiramisu ok with a nut allergy?' });
     expectValidEvents(events);
     expect(eventOf(events, 'detail')).toEqual({
       itemId: tiramisu.id,
@@ -179,6 +176,14 @@ describe('a test key (sandbox)', () => {
       note: expect.stringContaining('confirm with the staff'),
     });
     expect(kinds(events).slice(-3)).toEqual(['detail', 'cards', 'done']);
+  });
+
+  it('offers no dish with an allergen the question avoids, neither to the model nor as a card', async () => {
+    const { restaurant, owner, tiramisu, soup } = await seedRestaurant(h.deps.db);
+    const { events } = await chat(h, testKey(owner), restaurant.id, { message: 'Is the tiramisu ok with a milk allergy? Or the soup?' });
+    expect(textOf(events)).not.toMatch(/tiramisu/i);
+    expect(eventOf(events, 'cards').cards.map((card: { itemId: string }) => card.itemId)).toEqual([soup.id]);
+    expect(events.some((event) => event.data.itemId === tiramisu.id)).toBe(false);
   });
 
   it("links cards to the restaurant's own menu page and signs thumbnails of dishes whose model is ready", async () => {

@@ -6,8 +6,9 @@ import { billingPeriod } from '@partner/entitlements';
 import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
 import type { TurnOutcome } from '../concierge-metrics.js';
 import type { ConciergeDeps } from '../deps.js';
-import { tokenize } from '../grounding/menu-index.js';
+import { containsAnyAllergen } from '../grounding/dish-analysis.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
+import { tokenize } from '../grounding/terms.js';
 import { pricesIn, ReplyGuard } from './reply-guard.js';
 import type { SseStream } from './sse.js';
 import { listUnpublishedDishNames } from './unpublished-dishes.repository.js';
@@ -154,15 +155,18 @@ export async function runTurn(
     return;
   }
   const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
-  const retrieved = index.search(question);
+  // No retrieved dish contains an allergen the question avoids ("no nuts"); the prompt says which ones it avoids.
+  const { dishes: retrieved, excludedAllergens } = index.search(question);
   const system = buildSystemPrompt({
     restaurantName: restaurant.name,
     currency: restaurant.currency,
     houseNotes: restaurant.house_notes,
     dishes: retrieved,
+    guestAvoids: excludedAllergens,
   });
   const guard = new ReplyGuard({
     findDish: (id) => index.find(id),
+    avoided: (dish) => containsAnyAllergen(dish, excludedAllergens),
     retrieved,
     unpublishedNames,
     housePrices: pricesIn(restaurant.house_notes ?? ''),

@@ -19,6 +19,7 @@ const menu = new Map([tiramisu, soup].map((entry) => [entry.id, entry]));
 const guarded = (overrides: Partial<ConstructorParameters<typeof ReplyGuard>[0]> = {}) =>
   new ReplyGuard({
     findDish: (id) => menu.get(id),
+    avoided: () => false,
     retrieved: [tiramisu, soup],
     unpublishedNames: ['Truffle risotto'],
     housePrices: [1500],
@@ -48,6 +49,15 @@ describe('ReplyGuard', () => {
     );
     expect(guard.cited).toEqual([tiramisu]);
     expect(guard.withheld).toEqual(['unknown_dish']);
+  });
+
+  it('withholds a sentence recommending a dish with an allergen the guest avoids', () => {
+    const guard = guarded({ avoided: (dish) => dish.id === tiramisu.id });
+    expect(streamed(['The Tiramisu [[itm_tira]] has milk. ', 'The Tomato soup [[itm_soup]] has none.'], guard)).toBe(
+      'The Tomato soup has none.',
+    );
+    expect(guard.cited).toEqual([soup]);
+    expect(guard.withheld).toEqual(['avoided_allergen']);
   });
 
   it('withholds a sentence naming an unpublished dish, in any case, with or without a marker', () => {

@@ -11,12 +11,14 @@ const PRICE = /(?:[$€£¥]\s?(\d+(?:[.,]\d{1,2})?))|(?:(\d+(?:[.,]\d{1,2})?)\s
 const HUMAN_CLAIM =
   /\b(?:i\s+am|i'm|im)\s+(?:\w+,\s+)?(?:an?\s+|the\s+|your\s+)?(?:real\s+|actual\s+)?(?:human|person|waiter|waitress|server|chef|member\s+of\s+(?:the\s+)?staff)\b|\b(?:real|actual)\s+(?:human|person)\b|\bnot\s+(?:an?\s+)?(?:ai|a\.i\.|bot|robot|chatbot|machine|language\s+model|artificial\s+intelligence|assistant)\b/i;
 
-export type WithheldReason = 'unknown_dish' | 'unpublished_dish' | 'unknown_price' | 'human_claim';
+export type WithheldReason = 'unknown_dish' | 'avoided_allergen' | 'unpublished_dish' | 'unknown_price' | 'human_claim';
 
 /** What a sentence of the model's may speak of: this turn's menu, as the concierge knows it. */
 export interface ReplyFacts {
   /** A published dish of the menu by id (the index), or undefined. */
   findDish(id: string): MenuEntry | undefined;
+  /** Whether a dish contains an allergen the guest avoids ("no nuts"): never recommended. */
+  avoided(dish: MenuEntry): boolean;
   /** The dishes the turn's prompt gave the model: a sentence citing none may quote only their prices. */
   retrieved: MenuEntry[];
   /** Names of the restaurant's dishes that are not on the menu (drafts, archived): never spoken of. */
@@ -36,8 +38,8 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 /**
  * Holds the model's streamed text back a sentence at a time and lets through only the sentences that
- * keep to the menu: a sentence citing a dish that is not on it (made up, a draft, another restaurant's),
- * naming an unpublished dish, stating a price no dish it speaks of has, or claiming to be a person is
+ * keep to the menu: a sentence citing a dish that is not on it (made up, a draft, another restaurant's)
+ * or one with an allergen the guest avoids, naming an unpublished dish, stating a price no dish it speaks of has, or claiming to be a person is
  * withheld whole. The `[[itm_…]]` markers are taken out of what passes and collected for cards.
  * The prompt asks for all this; this makes sure of it, at the cost of the first words arriving a
  * sentence later (docs/decisions.md).
@@ -103,6 +105,7 @@ export class ReplyGuard {
     for (const [, id] of sentence.matchAll(MARKER)) {
       const dish = this.cited.find((cited) => cited.id === id) ?? this.facts.findDish(id!);
       if (!dish) return 'unknown_dish';
+      if (this.facts.avoided(dish)) return 'avoided_allergen';
       dishes.push(dish);
     }
     if (this.unpublished?.test(sentence)) return 'unpublished_dish';

@@ -1,7 +1,6 @@
-import { encodeEntry, type MenuEntry, type MenuIndexData, tokenize } from './menu-index.js';
+import { analyzeDish } from './dish-analysis.js';
+import { encodeEntry, type MenuEntry, type MenuIndexData } from './menu-index.js';
 import { buildStringTable } from './string-table.js';
-
-const WEIGHTS = { name: 3, tags: 2, description: 1 } as const;
 
 /** UTF-8 text appended to one growing buffer. */
 class ByteSink {
@@ -25,9 +24,8 @@ class ByteSink {
 }
 
 /**
- * Builds a `MenuIndexData` from dishes given in menu order, a batch at a time (the worker's job):
- * a dish's weight for a token is 3 per occurrence in its name, 2 in its tags and allergens, 1 in its
- * description.
+ * Builds a `MenuIndexData` from dishes given in menu order, a batch at a time (the worker's job): each
+ * dish's tokens and weights are `analyzeDish`'s.
  */
 export class MenuIndexBuilder {
   private readonly vocabulary = new Map<string, number>();
@@ -39,29 +37,16 @@ export class MenuIndexBuilder {
   private readonly itemWeights: number[] = [];
 
   add(entry: MenuEntry): void {
-    const start = this.itemTokens.length;
-    this.addText(start, entry.name, WEIGHTS.name);
-    this.addText(start, [...entry.dietaryTags, ...entry.allergens].join(' '), WEIGHTS.tags);
-    this.addText(start, entry.description ?? '', WEIGHTS.description);
+    for (const [token, weight] of analyzeDish(entry)) {
+      let id = this.vocabulary.get(token);
+      if (id === undefined) this.vocabulary.set(token, (id = this.vocabulary.size));
+      this.itemTokens.push(id);
+      this.itemWeights.push(weight);
+    }
     this.itemOffsets.push(this.itemTokens.length);
     this.ids.push(entry.id);
     this.entries.write(encodeEntry(entry));
     this.entryOffsets.push(this.entries.length);
-  }
-
-  /** Adds the text's tokens to the dish whose pairs begin at `start`: a dish has a few distinct tokens, a scan beats a Map. */
-  private addText(start: number, text: string, weight: number): void {
-    for (const token of tokenize(text)) {
-      let id = this.vocabulary.get(token);
-      if (id === undefined) this.vocabulary.set(token, (id = this.vocabulary.size));
-      const at = this.itemTokens.indexOf(id, start);
-      if (at < 0) {
-        this.itemTokens.push(id);
-        this.itemWeights.push(weight);
-      } else {
-        this.itemWeights[at]! += weight;
-      }
-    }
   }
 
   finish(etag: string): MenuIndexData {
@@ -76,7 +61,7 @@ export class MenuIndexBuilder {
       entryBytes: this.entries.bytes(),
       entryOffsets: Uint32Array.from(this.entryOffsets),
       idSlots: buildStringTable(this.ids),
-      // Tokens are ASCII: one byte a character.
+      // Tokens are ASCII (`tokenize`'s words, stemmed, and `allergens.ts`'s): one byte a character.
       tokenBytes: new TextEncoder().encode(tokens.join('')),
       tokenOffsets,
       tokenSlots: buildStringTable(tokens),

@@ -52,7 +52,7 @@ describe('MenuIndexCache', () => {
     expect(counted.count).toBe(1);
     const index = indexes[0]!;
     expect(index.size).toBe(2);
-    expect(index.search('tiramisu', 1)).toEqual([
+    expect(index.search('tiramisu', 1).dishes).toEqual([
       {
         id: tiramisu.id,
         slug: 'tiramisu',
@@ -78,7 +78,7 @@ describe('MenuIndexCache', () => {
     await rename(tiramisu.id, 'Panna cotta');
     const after = await cache.get(database.db, restaurant.id);
     expect(after.etag).not.toBe(before.etag);
-    expect(after.search('panna', 1)[0]?.id).toBe(tiramisu.id);
+    expect(after.search('panna', 1).dishes[0]?.id).toBe(tiramisu.id);
     expect(counted.count).toBe(2);
   });
 
@@ -96,7 +96,7 @@ describe('MenuIndexCache', () => {
     expect(counted.count).toBe(2);
     counted.release();
     await vi.waitFor(async () => expect((await cache.get(database.db, restaurant.id)).etag).not.toBe(before.etag));
-    expect((await cache.get(database.db, restaurant.id)).search('panna', 1)[0]?.id).toBe(tiramisu.id);
+    expect((await cache.get(database.db, restaurant.id)).search('panna', 1).dishes[0]?.id).toBe(tiramisu.id);
     expect(counted.count).toBe(2);
   });
 
@@ -124,7 +124,7 @@ describe('MenuIndexCache', () => {
     const buildMs = performance.now() - started;
     delay.disable();
     expect(index.size).toBe(50_002);
-    expect(index.search('Dish number 4242', 1)[0]?.name).toBe('Dish number 4242');
+    expect(index.search('Dish number 4242', 1).dishes[0]?.name).toBe('Dish number 4242');
     // Built on this thread, the index held the loop for a fifth of the build at once (its last step);
     // on a worker the longest stall is a small part of the build however busy the machine is.
     expect(delay.max / 1e6, `build ${buildMs.toFixed(0)} ms`).toBeLessThan(buildMs / 20);

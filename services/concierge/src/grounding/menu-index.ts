@@ -1,3 +1,5 @@
+import { allergenToken, freeOfToken } from './allergens.js';
+import { analyzeQuestion, type QuestionTerm } from './question-analysis.js';
 import { findInStringTable } from './string-table.js';
 import { TopK } from './top-k.js';
 
@@ -11,16 +13,6 @@ export interface MenuEntry {
   dietaryTags: string[];
   /** Storage key of the ready model's thumbnail, if any. */
   thumbnailKey: string | null;
-}
-
-/** Lower case ASCII words of two characters or more: a question's and a dish's words alike. */
-export function tokenize(text: string): string[] {
-  // Printable ASCII decomposes to itself: most menu text skips the decomposition.
-  const folded = /[^ -~]/.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
-  return folded
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((token) => token.length > 1);
 }
 
 type EntryTuple = [string, string, string, string | null, number, string[], string[], string | null];
@@ -41,7 +33,7 @@ export interface MenuIndexData {
   entryOffsets: Uint32Array;
   /** Dish id to position (`string-table.ts`). */
   idSlots: Int32Array;
-  /** The vocabulary (ASCII, as `tokenize` makes it) and its table. */
+  /** The vocabulary (ASCII: `analyzeDish`'s tokens) and its table. */
   tokenBytes: Uint8Array;
   tokenOffsets: Uint32Array;
   tokenSlots: Int32Array;
@@ -55,7 +47,16 @@ export interface MenuIndexData {
   itemWeights: Uint32Array;
 }
 
+/** What a question retrieves. */
+export interface Retrieval {
+  /** The dishes for the prompt, best first; none that contains an allergen the question avoids. */
+  dishes: MenuEntry[];
+  /** The allergens the question asks to avoid (`analyzeQuestion`): no dish that contains one may be offered. */
+  excludedAllergens: string[];
+}
+
 const decoder = new TextDecoder();
+const NO_TERMS = new Set<number>();
 
 /** A posting list being read, for one token of the question. */
 interface Cursor {
@@ -80,32 +81,27 @@ export class MenuIndex {
   }
 
   /**
-   * The best `limit` dishes for a question: the highest sum of the weights of its distinct tokens,
-   * the earlier dish first on a tie; the first dishes of the menu when nothing matches.
+   * The best `limit` dishes for a question: the highest sum of the weights of the tokens it asks for,
+   * the earlier dish first on a tie, leaving out every dish with a token it asks to avoid. A question
+   * that asks for nothing in particular ("what do you recommend?") gets the dishes promised free of
+   * the allergens it avoids, then the first dishes of the menu; one that asks only for what the menu
+   * lacks ("sushi?") gets none, rather than dishes it did not ask for.
    */
-  search(question: string, limit = 8): MenuEntry[] {
-    const { postingOffsets, postingPositions } = this.data;
-    const terms = new Set<number>();
-    const lists: Cursor[] = [];
-    for (const token of new Set(tokenize(question))) {
-      const id = this.tokenId(token);
-      if (id < 0) continue;
-      terms.add(id);
-      lists.push({ next: postingOffsets[id]!, end: postingOffsets[id + 1]! });
+  search(question: string, limit = 8): Retrieval {
+    const { wanted, excludedAllergens, excludedTerms } = analyzeQuestion(question);
+    const terms = new Set(wanted.flatMap((term) => this.tokenIds(term)));
+    const excluded = new Set([
+      ...excludedAllergens.flatMap((allergen) => this.tokenIds({ token: allergenToken(allergen), words: [] })),
+      ...excludedTerms.flatMap((term) => this.tokenIds(term)),
+    ]);
+    let positions: number[];
+    if (terms.size) positions = this.ranked(terms, excluded, limit);
+    else if (wanted.length) positions = [];
+    else {
+      const promisedFree = new Set(excludedAllergens.flatMap((allergen) => this.tokenIds({ token: freeOfToken(allergen), words: [] })));
+      positions = this.withFirstDishes(this.ranked(promisedFree, excluded, limit), excluded, limit);
     }
-    if (!lists.length) return this.first(limit);
-    const top = new TopK(limit);
-    const seen = new Set<number>();
-    while (!this.settled(lists, top)) {
-      for (const list of lists) {
-        if (list.next === list.end) continue;
-        const position = postingPositions[list.next++]!;
-        if (seen.has(position)) continue;
-        seen.add(position);
-        top.offer(position, this.score(position, terms));
-      }
-    }
-    return top.positions.map((position) => this.entry(position));
+    return { dishes: positions.map((position) => this.entry(position)), excludedAllergens };
   }
 
   /** The dish with this id, if the menu has it. */
@@ -114,8 +110,32 @@ export class MenuIndex {
     return position < 0 ? undefined : this.entry(position);
   }
 
-  private first(limit: number): MenuEntry[] {
-    return Array.from({ length: Math.min(limit, this.size) }, (_, position) => this.entry(position));
+  /** The best dishes for these tokens, by Fagin's threshold algorithm over their posting lists. */
+  private ranked(terms: Set<number>, excluded: Set<number>, limit: number): number[] {
+    const { postingOffsets, postingPositions } = this.data;
+    const lists: Cursor[] = [...terms].map((id) => ({ next: postingOffsets[id]!, end: postingOffsets[id + 1]! }));
+    const top = new TopK(limit);
+    const seen = new Set<number>();
+    while (lists.length && !this.settled(lists, top)) {
+      for (const list of lists) {
+        if (list.next === list.end) continue;
+        const position = postingPositions[list.next++]!;
+        if (seen.has(position)) continue;
+        seen.add(position);
+        const score = this.score(position, terms, excluded);
+        if (score > 0) top.offer(position, score);
+      }
+    }
+    return top.positions;
+  }
+
+  /** `chosen`, then the menu's first dishes that are neither chosen nor excluded, up to `limit`. */
+  private withFirstDishes(chosen: number[], excluded: Set<number>, limit: number): number[] {
+    const positions = new Set(chosen);
+    for (let position = 0; positions.size < limit && position < this.size; position++) {
+      if (!positions.has(position) && this.score(position, NO_TERMS, excluded) === 0) positions.add(position);
+    }
+    return [...positions];
   }
 
   /**
@@ -138,13 +158,22 @@ export class MenuIndex {
     return worst.score > bound || (worst.score === bound && worst.position < last);
   }
 
-  private score(position: number, terms: Set<number>): number {
+  /** The dish's weights for `terms`, summed; -1 when it has an `excluded` token. */
+  private score(position: number, terms: Set<number>, excluded: Set<number>): number {
     const { itemOffsets, itemTokens, itemWeights } = this.data;
     let score = 0;
     for (let i = itemOffsets[position]!; i < itemOffsets[position + 1]!; i++) {
+      if (excluded.has(itemTokens[i]!)) return -1;
       if (terms.has(itemTokens[i]!)) score += itemWeights[i]!;
     }
     return score;
+  }
+
+  /** The ids of a question term's token, or when the menu lacks it, of its words it has. */
+  private tokenIds(term: QuestionTerm): number[] {
+    const id = this.tokenId(term.token);
+    if (id >= 0) return [id];
+    return term.words.map((word) => this.tokenId(word)).filter((wordId) => wordId >= 0);
   }
 
   private tokenId(token: string): number {
