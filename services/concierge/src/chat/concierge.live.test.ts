@@ -201,6 +201,8 @@ describe('a model that tries to leave the menu', () => {
     const system: string = h.model.requests.at(-1)!.body.messages[0].content;
     expect(system).not.toContain(tiramisu.id);
     expect(system).toContain('The guest avoids milk');
+    // Named with its allergens, so the model can say why, and without its id, so it cannot be cited.
+    expect(system).toContain('"dishesWithAnAllergenTheGuestAvoids":[{"name":"Tiramisu","declaredAllergens":["milk","eggs","gluten"]}]');
   });
 
   it('answers with a sentence of its own when nothing the model wrote keeps to the menu', async () => {

@@ -183,7 +183,10 @@ describe('a test key (sandbox)', () => {
     const { events } = await chat(h, testKey(owner), restaurant.id, { message: 'Is the tiramisu ok with a milk allergy? Or the soup?' });
     expect(textOf(events)).not.toMatch(/tiramisu/i);
     expect(eventOf(events, 'cards').cards.map((card: { itemId: string }) => card.itemId)).toEqual([soup.id]);
-    expect(events.some((event) => event.data.itemId === tiramisu.id)).toBe(false);
+    // The dish asked about is answered with its declared allergens, first, and offered nowhere.
+    const details = events.filter((event) => event.event === 'detail').map((event) => event.data);
+    expect(details[0]).toMatchObject({ itemId: tiramisu.id, allergens: ['milk', 'eggs', 'gluten'], source: 'declared' });
+    expect(events.filter((event) => event.data?.itemId === tiramisu.id && event.event !== 'detail')).toEqual([]);
   });
 
   it("links cards to the restaurant's own menu page and signs thumbnails of dishes whose model is ready", async () => {

@@ -156,13 +156,14 @@ export async function runTurn(
   }
   const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
   // No retrieved dish contains an allergen the question avoids ("no nuts"); the prompt says which ones it avoids.
-  const { dishes: retrieved, excludedAllergens } = index.search(question);
+  const { dishes: retrieved, excludedAllergens, avoided } = index.search(question);
   const system = buildSystemPrompt({
     restaurantName: restaurant.name,
     currency: restaurant.currency,
     houseNotes: restaurant.house_notes,
     dishes: retrieved,
     guestAvoids: excludedAllergens,
+    avoidedDishes: avoided,
   });
   const guard = new ReplyGuard({
     findDish: (id) => index.find(id),
@@ -205,8 +206,9 @@ export async function runTurn(
     deps.logger.info({ restaurantId: restaurant.id, turnId, withheld: guard.withheld }, 'model sentences withheld');
   // Only dishes of this menu become cards or details: an id the model made up goes nowhere.
   const cited = guard.cited;
-  if (tokenize(question).some((token) => ALLERGEN_WORDS.has(token))) {
-    for (const dish of cited.length ? cited : retrieved.slice(0, 3)) {
+  if (excludedAllergens.length || tokenize(question).some((token) => ALLERGEN_WORDS.has(token))) {
+    // The dishes asked about that the guest must avoid come first: their allergens are the answer.
+    for (const dish of [...avoided, ...(cited.length ? cited : retrieved.slice(0, 3))]) {
       sse.send('detail', { itemId: dish.id, allergens: dish.allergens, source: 'declared', note: ALLERGEN_NOTE });
     }
   }

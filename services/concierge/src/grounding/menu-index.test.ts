@@ -156,7 +156,12 @@ describe('MenuIndex', () => {
 
   it('leaves out every dish with an allergen the question avoids, and says which it avoids', () => {
     const index = build(MENU);
-    expect(index.search('Anything with salmon but no gluten?')).toEqual({ dishes: [MENU[3]], excludedAllergens: ['gluten'] });
+    // The tomato tart has salmon roe, and gluten: asked for, avoided.
+    expect(index.search('Anything with salmon but no gluten?')).toEqual({
+      dishes: [MENU[3]],
+      excludedAllergens: ['gluten'],
+      avoided: [MENU[4]],
+    });
     expect(ids(index, "I'm allergic to fish, do you have tomatoes?")).toEqual(['burrata']);
     expect(ids(index, 'Something without nuts or dairy')).toEqual(['calamari', 'salmon', 'tart']);
     // Asking for an allergen finds the dishes that declare it, whatever their words.
@@ -165,6 +170,9 @@ describe('MenuIndex', () => {
     expect(ids(index, 'What is gluten free?')).toEqual(['burrata', 'salmon', 'salad']);
     expect(ids(index, 'Is the calamari ok with a milk allergy?')).toEqual(['calamari']);
     expect(ids(index, 'Is the burrata ok with a milk allergy?')).toEqual([]);
+    // The dish asked about that it avoids is told apart, to answer with its allergens, never offered.
+    expect(index.search('Is the burrata ok with a milk allergy?').avoided.map((dish) => dish.slug)).toEqual(['burrata']);
+    expect(index.search('Is the calamari ok with a milk allergy?').avoided).toEqual([]);
   });
 
   it('gives the first dishes to a vague question and none to one about what the menu lacks; finds dishes by id', () => {
@@ -174,7 +182,7 @@ describe('MenuIndex', () => {
     expect(index.etag).toBe('"v1"');
     expect(index.search('What do you recommend?', 4).dishes).toEqual(menu.slice(0, 4));
     expect(index.search('hello', 2).dishes).toEqual(menu.slice(0, 2));
-    expect(index.search('Do you have sushi?', 4)).toEqual({ dishes: [], excludedAllergens: [] });
+    expect(index.search('Do you have sushi?', 4)).toEqual({ dishes: [], excludedAllergens: [], avoided: [] });
     expect(index.search('truffle or salmon?').dishes.length).toBeGreaterThan(0);
     expect(index.find(menu[17]!.id)).toEqual(menu[17]);
     expect(index.find('itm_missing')).toBeUndefined();

@@ -53,10 +53,16 @@ export interface Retrieval {
   dishes: MenuEntry[];
   /** The allergens the question asks to avoid (`analyzeQuestion`): no dish that contains one may be offered. */
   excludedAllergens: string[];
+  /**
+   * Dishes the question asks for that contain an allergen it avoids ("is the tiramisu ok with a milk
+   * allergy?"), at most 3: their declared allergens can be told, they are never offered.
+   */
+  avoided: MenuEntry[];
 }
 
 const decoder = new TextDecoder();
 const NO_TERMS = new Set<number>();
+const MOST_AVOIDED = 3;
 
 /** A posting list being read, for one token of the question. */
 interface Cursor {
@@ -95,13 +101,17 @@ export class MenuIndex {
       ...excludedTerms.flatMap((term) => this.tokenIds(term)),
     ]);
     let positions: number[];
-    if (terms.size) positions = this.ranked(terms, excluded, limit);
-    else if (wanted.length) positions = [];
+    let avoided: number[] = [];
+    if (terms.size) {
+      positions = this.ranked(terms, excluded, limit);
+      if (excluded.size) avoided = this.ranked(terms, NO_TERMS, limit).filter((position) => this.score(position, NO_TERMS, excluded) < 0);
+    } else if (wanted.length) positions = [];
     else {
       const promisedFree = new Set(excludedAllergens.flatMap((allergen) => this.tokenIds({ token: freeOfToken(allergen), words: [] })));
       positions = this.withFirstDishes(this.ranked(promisedFree, excluded, limit), excluded, limit);
     }
-    return { dishes: positions.map((position) => this.entry(position)), excludedAllergens };
+    const entries = (chosen: number[]) => chosen.map((position) => this.entry(position));
+    return { dishes: entries(positions), excludedAllergens, avoided: entries(avoided.slice(0, MOST_AVOIDED)) };
   }
 
   /** The dish with this id, if the menu has it. */
