@@ -5,7 +5,7 @@ import { seedDemo, type DemoState } from '@partner/infra/seed';
 import { DEMO_MENU } from '@partner/sample-dish';
 import { launchBrowser, saveScreenshot } from './browser.js';
 import { seriousViolations } from './dashboard.js';
-import { watchProblems } from './page-watch.js';
+import { loaded, watchProblems } from './page-watch.js';
 import { startStack, type Stack } from './stack.js';
 
 // The first thing a newcomer opens: the demo restaurant `pnpm start` seeds (the same code), its menu
@@ -24,10 +24,6 @@ afterAll(async () => {
 });
 
 const DISHES = DEMO_MENU.flatMap((section) => section.dishes);
-
-/** Whether every image has arrived and decoded (typed by hand: this project compiles without the DOM's types). */
-const loaded = (images: Array<{ complete: boolean; naturalWidth: number }>) =>
-  images.every((image) => image.complete && image.naturalWidth > 0);
 
 async function openDemo(viewport: { width: number; height: number }) {
   const context = await browser.newContext({ viewport });

@@ -17,3 +17,7 @@ export function watchProblems(tab: Page): string[] {
   });
   return problems;
 }
+
+/** Whether every image has arrived and decoded (typed by hand: this project compiles without the DOM's types). */
+export const loaded = (images: Array<{ complete: boolean; naturalWidth: number }>) =>
+  images.every((image) => image.complete && image.naturalWidth > 0);

@@ -1,16 +1,16 @@
 import { ConsoleClient } from '@partner/console/client';
 import type { Mailbox } from '@partner/local-mail';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createDishModel, DEMO_MENU } from '@partner/sample-dish';
 
-/** Changes when the demo menu does: a start re-seeds a demo of an older version. */
-export const DEMO_VERSION = 2;
+/** Changes with the demo menu: a start re-seeds a demo of another one. */
+const DEMO_VERSION = createHash('sha256').update(JSON.stringify(DEMO_MENU)).digest('base64url').slice(0, 16);
 
 export interface DemoState {
   restaurantId: string;
   secretKey: string;
   publishableKey: string;
-  version?: number;
+  version?: string;
 }
 
 /** Whether the demo of an earlier start is still there and its keys still answer. */

@@ -8,8 +8,6 @@ import { boundsOf } from './mesh.js';
 import { triangleCount } from './part.js';
 import { isWatertight, signedVolume } from './testing/mesh-checks.js';
 import { readGlbJson, readZip } from './testing/read-files.js';
-import { meshToUsda } from './usda.js';
-import { plateMesh } from './tableware.js';
 
 type Model = Awaited<ReturnType<typeof createDishModel>>;
 
@@ -145,11 +143,5 @@ describe('the sample dish of the embed demo and older callers', () => {
     expect(report.issues.numErrors).toBe(0);
     expect(readZip(await createSampleDishUsdz())[0]!.name).toMatch(/\.usda$/);
     expect(pixels(createSampleThumbnailPng(48))).toMatchObject({ width: 48, height: 48 });
-  });
-
-  it('still writes a single mesh as a usda layer with a bound porcelain material', () => {
-    const usda = meshToUsda(plateMesh());
-    expect(usda).toContain('rel material:binding = </Dish/Materials/porcelain>');
-    expect(usda).toContain('uniform token info:id = "UsdPreviewSurface"');
   });
 });

@@ -1,6 +1,5 @@
 import { boundsOf, type Mesh } from './mesh.js';
-import { part, type Part } from './part.js';
-import { PORCELAIN } from './tableware.js';
+import type { Part } from './part.js';
 
 /** A USD prim name: letters, digits and underscores, not starting with a digit. */
 const primName = (name: string) => name.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=\d)/, '_');
@@ -74,6 +73,3 @@ def Xform "${root}" (
 }
 `;
 }
-
-/** A USD layer of a single porcelain mesh. */
-export const meshToUsda = (mesh: Mesh): string => partsToUsda([part(PORCELAIN, [mesh])]);

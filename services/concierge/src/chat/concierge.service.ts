@@ -9,9 +9,10 @@ import type { ConciergeDeps } from '../deps.js';
 import { containsAnyAllergen } from '../grounding/dish-analysis.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
 import { tokenize } from '../grounding/terms.js';
-import { pricesIn, ReplyGuard } from './reply-guard.js';
+import { ReplyGuard } from './reply-guard.js';
+import { pricesIn } from './sentence-rules.js';
 import type { SseStream } from './sse.js';
-import { listUnpublishedDishNames } from './unpublished-dishes.repository.js';
+import { listDraftDishNames } from './draft-dishes.repository.js';
 
 const ALLERGEN_WORDS = new Set(
   'allergy allergies allergic allergen allergens gluten wheat celiac coeliac nut nuts peanut peanuts tree dairy milk lactose egg eggs soy soya fish shellfish crustacean crustaceans molluscs mollusc sesame mustard celery lupin sulphites sulfites'.split(
@@ -136,9 +137,9 @@ export async function runTurn(
   }
 
   // One allowance per restaurant for every channel; test keys spend none. A page's visitor has
-  // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index is
-  // looked up meanwhile: a read, wasted only on a refused turn.
-  const [granted, index, unpublishedNames] = await Promise.all([
+  // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index and
+  // its draft names are read meanwhile: reads, wasted only on a refused turn.
+  const [granted, index, draftNames] = await Promise.all([
     testMode ||
       deps.usageMeter.take({
         restaurantId: restaurant.id,
@@ -147,7 +148,7 @@ export async function runTurn(
         limit: restaurant.concierge_allowance,
       }),
     deps.menuIndexes.get(deps.db, restaurant.id),
-    listUnpublishedDishNames(deps.db, restaurant.id),
+    listDraftDishNames(deps.db, restaurant.id),
   ]);
   if (!granted) {
     sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
@@ -169,7 +170,7 @@ export async function runTurn(
     findDish: (id) => index.find(id),
     avoided: (dish) => containsAnyAllergen(dish, excludedAllergens),
     retrieved,
-    unpublishedNames,
+    draftNames,
     housePrices: pricesIn(restaurant.house_notes ?? ''),
   });
   let firstDelta = true;

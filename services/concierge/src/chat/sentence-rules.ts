@@ -1,0 +1,105 @@
+import type { MenuEntry } from '../grounding/menu-index.js';
+
+/** A card marker as the prompt asks for it. */
+export const MARKER = /\s*\[\[(itm_[A-Za-z0-9]{1,60})\]\]/g;
+/** Anything in double brackets: a marker or a malformed attempt at one. */
+const BRACKETED = /\[\[([^\]]*)\]\]/g;
+const VALID_ID = /^itm_[A-Za-z0-9]{1,60}$/;
+
+/** A figure: thousands grouped by , or . (three digits after), decimals after the last , or . (one or two). */
+const FIGURE = String.raw`\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/**
+ * An amount of money: a currency sign or code before the figure, or a sign, code or name after it.
+ * "Pound" is left out on purpose: it is a weight as often as money ("a 1 pound T-bone").
+ */
+const PRICE = new RegExp(
+  String.raw`(?:[$€£¥]|\b(?:usd|eur|gbp|chf)\s?)\s?(${FIGURE})|(${FIGURE})\s?(?:[$€£¥]|(?:dollars?|euros?|usd|eur|gbp|chf)\b)`,
+  'gi',
+);
+
+/**
+ * The assistant saying it is a person, or that it is not an AI: the disclosure always holds. English
+ * only, like the prompt; in the first person ("please ask a real person on our staff" is advice).
+ */
+const HUMAN_CLAIM = new RegExp(
+  [
+    String.raw`\b(?:i\s+am|i['’]m|im)\s+(?:\w+,\s+)?(?:an?\s+|the\s+|your\s+|one\s+of\s+the\s+)?(?:real\s+|actual\s+)?(?:human|person|waiter|waitress|server|chef|member\s+of\s+(?:the\s+)?staff)`,
+    String.raw`\bthis\s+is\s+\w+,?\s+your\s+(?:waiter|waitress|server|host)\b`,
+    String.raw`\bi\s+work\s+here\b`,
+    String.raw`\b(?:not|no)\s+(?:an?\s+)?(?:ai\b|a\.i\.|bot\b|robot\b|chatbot\b|computer\s+program\b|language\s+model\b|artificial\s+intelligence\b)`,
+  ].join('|'),
+  'i',
+);
+
+export type WithheldReason = 'unknown_dish' | 'avoided_allergen' | 'draft_dish' | 'unknown_price' | 'human_claim';
+
+/** What a sentence of the model's may speak of: this turn's menu, as the concierge knows it. */
+export interface ReplyFacts {
+  /** A published dish of the menu by id (the index), or undefined. */
+  findDish(id: string): MenuEntry | undefined;
+  /** Whether a dish contains an allergen the guest avoids ("no nuts"): never recommended. */
+  avoided(dish: MenuEntry): boolean;
+  /** The dishes the turn's prompt gave the model: a sentence citing none may quote only their prices. */
+  retrieved: MenuEntry[];
+  /** Names of the restaurant's draft dishes: never spoken of. */
+  draftNames: string[];
+  /** Amounts the house notes state (in cents), which any sentence may repeat. */
+  housePrices: number[];
+}
+
+/** A figure in cents: the last separator followed by one or two digits is the decimal one. */
+function cents(figure: string): number {
+  const decimal = /[.,](\d{1,2})$/.exec(figure);
+  const whole = (decimal ? figure.slice(0, decimal.index) : figure).replace(/[.,]/g, '');
+  return Number(whole) * 100 + (decimal ? Number(decimal[1]!.padEnd(2, '0')) : 0);
+}
+
+/** Every amount of money a text states, in cents. */
+export function pricesIn(text: string): number[] {
+  return [...text.matchAll(PRICE)].map((match) => cents(match[1] ?? match[2]!));
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The names, as whole words, singular or plural. */
+const namesPattern = (names: string[]) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegExp).join('|')})(?:e?s)?(?![\\p{L}\\p{N}])`, 'giu');
+
+/** Why a sentence of the model's must not reach the diner, if it must not. */
+export class SentenceRules {
+  private readonly drafts: RegExp | null;
+  private readonly pricesWhenNoDishCited: Set<number>;
+
+  constructor(private readonly facts: ReplyFacts) {
+    const names = facts.draftNames.filter((name) => name.trim());
+    this.drafts = names.length ? namesPattern(names) : null;
+    this.pricesWhenNoDishCited = new Set([...facts.retrieved.map((dish) => dish.priceCents), ...facts.housePrices]);
+  }
+
+  reasonToWithhold(sentence: string): WithheldReason | null {
+    const dishes: MenuEntry[] = [];
+    for (const [, id] of sentence.matchAll(BRACKETED)) {
+      const dish = VALID_ID.test(id!) ? this.facts.findDish(id!) : undefined;
+      if (!dish) return 'unknown_dish';
+      if (this.facts.avoided(dish)) return 'avoided_allergen';
+      dishes.push(dish);
+    }
+    if (this.namesDraft(sentence, dishes)) return 'draft_dish';
+    const allowed = dishes.length
+      ? new Set([...dishes.map((dish) => dish.priceCents), ...this.facts.housePrices])
+      : this.pricesWhenNoDishCited;
+    if (pricesIn(sentence).some((price) => !allowed.has(price))) return 'unknown_price';
+    if (HUMAN_CLAIM.test(sentence)) return 'human_claim';
+    return null;
+  }
+
+  /** A draft's name, once the names of the published dishes it cites or was given are taken out ("Garden salad" is not the draft "Salad"). */
+  private namesDraft(sentence: string, cited: MenuEntry[]): boolean {
+    if (!this.drafts) return false;
+    const published = [...cited, ...this.facts.retrieved].map((dish) => dish.name).filter((name) => name.trim());
+    // Markers out too: an id is no name ("itm_salad").
+    const words = sentence.replace(BRACKETED, ' ');
+    const rest = published.length ? words.replace(namesPattern(published), ' ') : words;
+    this.drafts.lastIndex = 0;
+    return this.drafts.test(rest);
+  }
+}
