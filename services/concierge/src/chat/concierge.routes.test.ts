@@ -181,7 +181,9 @@ describe('a test key (sandbox)', () => {
   it('offers no dish with an allergen the question avoids, neither to the model nor as a card', async () => {
     const { restaurant, owner, tiramisu, soup } = await seedRestaurant(h.deps.db);
     const { events } = await chat(h, testKey(owner), restaurant.id, { message: 'Is the tiramisu ok with a milk allergy? Or the soup?' });
-    expect(textOf(events)).not.toMatch(/tiramisu/i);
+    expect(textOf(events)).toBe(
+      "I can't suggest Tiramisu: it declares milk, eggs, gluten. Please confirm with the staff. From the menu, you might like Tomato soup. (Sandbox reply: no model was used.)",
+    );
     expect(eventOf(events, 'cards').cards.map((card: { itemId: string }) => card.itemId)).toEqual([soup.id]);
     // The dish asked about is answered with its declared allergens, first, and offered nowhere.
     const details = events.filter((event) => event.event === 'detail').map((event) => event.data);

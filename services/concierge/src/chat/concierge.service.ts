@@ -184,6 +184,7 @@ export async function runTurn(
       system,
       messages: [...(request.history ?? []), { role: 'user', content: request.message }],
       retrieved,
+      avoided,
       signal,
       onUsage: deps.conciergeMetrics?.noteUsage,
     })) {

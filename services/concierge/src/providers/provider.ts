@@ -6,6 +6,8 @@ export interface ChatTurnInput {
   messages: { role: 'user' | 'assistant'; content: string }[];
   /** The dishes retrieved for this turn (the sandbox answers from them). */
   retrieved: MenuEntry[];
+  /** Dishes asked about that contain an allergen the guest avoids: never offered. */
+  avoided: MenuEntry[];
   signal: AbortSignal;
   /** Told the tokens the model used, when it reports them (once, at the end). */
   onUsage?: (usage: { prompt: number; completion: number }) => void;

@@ -7,9 +7,20 @@ import type { ChatProvider, ChatTurnInput } from './provider.js';
 export class SandboxChatProvider implements ChatProvider {
   async *stream(input: ChatTurnInput): AsyncIterable<string> {
     const dishes = input.retrieved.slice(0, 3);
-    const reply = dishes.length
-      ? `From the menu, you might like ${dishes.map((dish) => `${dish.name}[[${dish.id}]]`).join(', ')}. (Sandbox reply: no model was used.)`
-      : "I couldn't find a dish on this menu that matches. Could you tell me more about what you'd like? (Sandbox reply: no model was used.)";
+    const reply = [
+      ...input.avoided.map(
+        (dish) =>
+          `I can't suggest ${dish.name}: ${dish.allergens.length ? `it declares ${dish.allergens.join(', ')}` : 'its ingredients suggest an allergen you avoid'}. Please confirm with the staff.`,
+      ),
+      dishes.length
+        ? `From the menu, you might like ${dishes.map((dish) => `${dish.name}[[${dish.id}]]`).join(', ')}.`
+        : input.avoided.length
+          ? ''
+          : "I couldn't find a dish on this menu that matches. Could you tell me more about what you'd like?",
+      '(Sandbox reply: no model was used.)',
+    ]
+      .filter(Boolean)
+      .join(' ');
     for (const word of reply.split(/(?<= )/)) {
       if (input.signal.aborted) return;
       yield word;
