@@ -217,10 +217,11 @@ class ServiceViewer extends HTMLElement {
     viewer.setAttribute('ar', '');
     viewer.setAttribute('ar-modes', 'scene-viewer quick-look');
     viewer.setAttribute('ar-scale', 'fixed');
-    // A diner's view, about 33° above the table, with the dish filling the frame: at 105% the widest
-    // demo dishes (a 34 cm pizza board, a salad bowl) keep a small margin. The neutral environment is
-    // generated in the page, so nothing is fetched from another origin (the CSP would block it).
-    viewer.setAttribute('camera-orbit', '0deg 57deg 105%');
+    // A diner's view, 40° above the table like the thumbnails (so the poster opens into the same
+    // picture), with the dish filling the frame: at 105% the widest demo dishes (a 34 cm pizza board, a
+    // salad bowl) keep a small margin. The neutral environment is generated in the page, so nothing is
+    // fetched from another origin (the CSP would block it).
+    viewer.setAttribute('camera-orbit', '0deg 50deg 105%');
     viewer.setAttribute('field-of-view', '30deg');
     viewer.setAttribute('environment-image', 'neutral');
     viewer.setAttribute('shadow-intensity', '1');
