@@ -155,7 +155,8 @@ export async function runTurn(
     ended('allowance_exhausted');
     return;
   }
-  const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join(' ');
+  // One clause break between messages: a negation in one never reaches into another.
+  const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join('.\n');
   // No retrieved dish contains an allergen the question avoids ("no nuts"); the prompt says which ones it avoids.
   const { dishes: retrieved, excludedAllergens, avoided } = index.search(question);
   const system = buildSystemPrompt({

@@ -111,12 +111,14 @@ describe('ReplyGuard', () => {
     expect(guard.withheld).toEqual(['human_claim']);
   });
 
-  it.each(['Please check with a real person on our staff.', 'The pasta is made by hand, not a machine.', 'I am happy to help.'])(
-    'lets advice and ordinary sentences through: %s',
-    (sentence) => {
-      expect(streamed([sentence])).toBe(sentence);
-    },
-  );
+  it.each([
+    'Please check with a real person on our staff.',
+    'The pasta is made by hand, not a machine.',
+    'I am happy to help.',
+    'I am personally a fan of the Tiramisu.',
+  ])('lets advice and ordinary sentences through: %s', (sentence) => {
+    expect(streamed([sentence])).toBe(sentence);
+  });
 
   it('says the fallback when nothing the model wrote passed, even with white space left over', () => {
     expect(streamed(['Unicorn cake [[itm_madeup]] for sure'])).toBe('(nothing)');

@@ -23,7 +23,7 @@ const PRICE = new RegExp(
  */
 const HUMAN_CLAIM = new RegExp(
   [
-    String.raw`\b(?:i\s+am|i['’]m|im)\s+(?:\w+,\s+)?(?:an?\s+|the\s+|your\s+|one\s+of\s+the\s+)?(?:real\s+|actual\s+)?(?:human|person|waiter|waitress|server|chef|member\s+of\s+(?:the\s+)?staff)`,
+    String.raw`\b(?:i\s+am|i['’]m|im)\s+(?:\w+,\s+)?(?:an?\s+|the\s+|your\s+|one\s+of\s+the\s+)?(?:real\s+|actual\s+)?(?:human|person|waiters?|waitress|servers?|chef|member\s+of\s+(?:the\s+)?staff)\b`,
     String.raw`\bthis\s+is\s+\w+,?\s+your\s+(?:waiter|waitress|server|host)\b`,
     String.raw`\bi\s+work\s+here\b`,
     String.raw`\b(?:not|no)\s+(?:an?\s+)?(?:ai\b|a\.i\.|bot\b|robot\b|chatbot\b|computer\s+program\b|language\s+model\b|artificial\s+intelligence\b)`,

@@ -26,7 +26,7 @@ export const ALLERGEN_NAMES: Readonly<Record<string, readonly string[]>> = {
  * declares one declares it; but asking for one asks for that kind alone ("walnuts?" is not "nuts?").
  */
 export const ALLERGEN_KINDS: Readonly<Record<string, readonly string[]>> = {
-  nuts: ['walnut', 'almond', 'hazelnut', 'pistachio', 'pecan', 'cashew', 'macadamia', 'brazil nut'],
+  nuts: ['walnut', 'almond', 'hazelnut', 'pistachio', 'pecan', 'cashew', 'macadamia', 'brazil nut', 'pine nut', 'praline', 'marzipan'],
 };
 
 /** Words that say the guest avoids an allergen without a negation: "I'm coeliac". */

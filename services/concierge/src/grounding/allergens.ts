@@ -1,4 +1,5 @@
 import { ALLERGEN_KINDS, ALLERGEN_NAMES, CONDITIONS, FREE_OF_BY_TAG } from './allergen-vocabulary.js';
+import { categoriesOf } from './food-categories.js';
 import { stemPhrase } from './terms.js';
 
 type Vocabulary = Readonly<Record<string, readonly string[]>>;
@@ -38,3 +39,6 @@ export const allergensFreeByTag = (term: string): readonly string[] => FREE_BY_T
  */
 export const allergenToken = (allergen: string): string => `allergen:${allergen}`;
 export const freeOfToken = (allergen: string): string => `free:${allergen}`;
+
+/** The allergens a term names, is a kind of, or belongs to by category: "pine nuts" → nuts. */
+export const allergensIn = (term: string): string[] => [...new Set([term, ...categoriesOf(term)].flatMap(allergensOf))];

@@ -44,11 +44,21 @@ describe('analyzeDish', () => {
     expect(tokens.get('allergen:garlic')).toBe(WEIGHTS.tags);
   });
 
-  it('reads "gluten-free" as a promise, never as gluten', () => {
+  it('reads "gluten-free" as a promise, never as gluten; only a tag promises', () => {
     const tokens = analyzeDish(dish({ dietaryTags: ['gluten-free'], description: 'Made dairy-free.' }));
     expect(tokens.get('free:gluten')).toBe(WEIGHTS.tags);
-    expect(tokens.get('free:milk')).toBe(WEIGHTS.tags);
+    // A description may say "dairy-free on request": no promise of the dish as served.
+    expect(tokens.has('free:milk')).toBe(false);
     expect([...tokens.keys()].filter((token) => /gluten|dairi|free$/.test(token) && !token.startsWith('free:'))).toEqual([]);
+  });
+
+  it('reads a declared allergen whole, negations and all: "Eggs (free range)" declares eggs', () => {
+    expect(analyzeDish(dish({ allergens: ['Eggs (free range)'] })).has('allergen:eggs')).toBe(true);
+    expect(analyzeDish(dish({ allergens: ['Pine nuts'] })).has('allergen:nuts')).toBe(true);
+    // A description that speaks of an allergy promises nothing: the walnuts still show the nuts.
+    const brownie = analyzeDish(dish({ name: 'Walnut brownie', description: 'Not suitable for a nut allergy.' }));
+    expect(brownie.has('allergen:nuts')).toBe(true);
+    expect(brownie.has('free:nuts')).toBe(false);
   });
 
   it('takes an allergen from its ingredients when it is not declared, unless a tag promises the dish free of it', () => {

@@ -1,4 +1,4 @@
-import { allergenToken, allergensFreeByTag, allergensOf, freeOfToken } from './allergens.js';
+import { allergenToken, allergensFreeByTag, allergensIn, allergensOf, freeOfToken } from './allergens.js';
 import { categoriesOf } from './food-categories.js';
 import type { MenuEntry } from './menu-index.js';
 import { negatedTerms } from './negation.js';
@@ -30,18 +30,18 @@ export function analyzeDish(entry: MenuEntry): Map<string, number> {
   addText(entry.name, WEIGHTS.name, WEIGHTS.nameCategory, add, allergens);
   addText(entry.description ?? '', WEIGHTS.description, WEIGHTS.descriptionCategory, add, allergens);
   for (const tag of entry.dietaryTags) {
-    for (const term of readTerms(tag, allergens)) {
+    for (const term of readTerms(tag, allergens, { promises: true })) {
       add(term, WEIGHTS.tags);
       for (const allergen of allergensFreeByTag(term)) allergens.freeOf.add(allergen);
     }
   }
   for (const declared of entry.allergens) {
-    for (const term of readTerms(declared, allergens)) {
-      add(term, WEIGHTS.tags);
-      // An allergen our vocabulary does not know ("garlic") is its own name.
-      const named = allergensOf(term);
-      for (const allergen of named.length ? named : [term]) allergens.declared.add(allergen);
-    }
+    // Read without negations: "Eggs (free range)" declares eggs, whatever else its words say.
+    const terms = readPieces(declared).flatMap((piece) => ('term' in piece ? [piece.term] : []));
+    for (const term of terms) add(term, WEIGHTS.tags);
+    // An allergen our vocabulary does not know ("garlic") is its own name.
+    const named = terms.flatMap(allergensIn);
+    for (const allergen of named.length ? named : terms) allergens.declared.add(allergen);
   }
   // A declared allergen wins over a tag that says otherwise: the safe reading of a contradiction.
   for (const allergen of allergens.declared) add(allergenToken(allergen), WEIGHTS.tags);
@@ -62,15 +62,19 @@ export function containsAnyAllergen(dish: MenuEntry, allergens: readonly string[
   return allergens.some((allergen) => tokens.has(allergenToken(allergen)));
 }
 
-/** A text's terms that no negation governs; the allergens the negated ones name are promised absent ("nut-free"). */
-function readTerms(text: string, allergens: DishAllergens): string[] {
+/**
+ * A text's terms that no negation governs. Only a dietary tag `promises`: the allergens its negated
+ * terms name are absent ("nut-free"). A name or description that says so ("dairy-free on request",
+ * "not for a nut allergy") promises nothing: the dish's other words still show what it contains.
+ */
+function readTerms(text: string, allergens: DishAllergens, { promises }: { promises: boolean }): string[] {
   const pieces = readPieces(text);
   const negated = negatedTerms(pieces);
   const terms: string[] = [];
   pieces.forEach((piece, i) => {
     if (!('term' in piece)) return;
-    if (negated.has(i)) for (const allergen of allergensOf(piece.term)) allergens.freeOf.add(allergen);
-    else terms.push(piece.term);
+    if (!negated.has(i)) terms.push(piece.term);
+    else if (promises) for (const allergen of allergensOf(piece.term)) allergens.freeOf.add(allergen);
   });
   return terms;
 }
@@ -78,7 +82,7 @@ function readTerms(text: string, allergens: DishAllergens): string[] {
 /** A name or description: its terms (a phrase's words too), and once each, the categories and allergens they imply. */
 function addText(text: string, direct: number, category: number, add: (token: string, weight: number) => void, allergens: DishAllergens) {
   const categories = new Set<string>();
-  for (const term of readTerms(text, allergens)) {
+  for (const term of readTerms(text, allergens, { promises: false })) {
     add(term, direct);
     const words = term.split(' ');
     if (words.length > 1) for (const word of words) add(word, direct);

@@ -96,15 +96,14 @@ export class MenuIndex {
   search(question: string, limit = 8): Retrieval {
     const { wanted, excludedAllergens, excludedTerms } = analyzeQuestion(question);
     const terms = new Set(wanted.flatMap((term) => this.tokenIds(term)));
-    const excluded = new Set([
-      ...excludedAllergens.flatMap((allergen) => this.tokenIds({ token: allergenToken(allergen), words: [] })),
-      ...excludedTerms.flatMap((term) => this.tokenIds(term)),
-    ]);
+    const allergenIds = new Set(excludedAllergens.flatMap((allergen) => this.tokenIds({ token: allergenToken(allergen), words: [] })));
+    const excluded = new Set([...allergenIds, ...excludedTerms.flatMap((term) => this.tokenIds(term))]);
     let positions: number[];
     let avoided: number[] = [];
     if (terms.size) {
       positions = this.ranked(terms, excluded, limit);
-      if (excluded.size) avoided = this.ranked(terms, NO_TERMS, limit).filter((position) => this.score(position, NO_TERMS, excluded) < 0);
+      if (allergenIds.size)
+        avoided = this.ranked(terms, NO_TERMS, limit).filter((position) => this.score(position, NO_TERMS, allergenIds) < 0);
     } else if (wanted.length) positions = [];
     else {
       const promisedFree = new Set(excludedAllergens.flatMap((allergen) => this.tokenIds({ token: freeOfToken(allergen), words: [] })));

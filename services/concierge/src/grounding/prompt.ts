@@ -40,7 +40,7 @@ export function buildSystemPrompt(input: {
     '6. Be brief and friendly. If the menu does not answer the question, say so.',
     ...(input.guestAvoids.length
       ? [
-          `7. The guest avoids ${input.guestAvoids.join(', ')}: the dishes that contain them were left out of the DATA block. If the guest asks about a dish that is not in it, say you cannot suggest it for them, not that it is off the menu. Never recommend a dish of dishesWithAnAllergenTheGuestAvoids: tell the guest which of its declared allergens they avoid.`,
+          `7. The guest avoids ${input.guestAvoids.join(', ')}: the dishes that contain them were left out of the DATA block. Never recommend a dish of dishesWithAnAllergenTheGuestAvoids: say you cannot suggest it for them, and which of its declared allergens they avoid.`,
         ]
       : []),
     'DATA:',

@@ -43,6 +43,37 @@ describe('analyzeQuestion', () => {
     expect(wanted(question)).toEqual([]);
   });
 
+  it.each([
+    ['no nuts, dairy or eggs', ['eggs', 'milk', 'nuts']],
+    ['gluten, dairy and nut free', ['gluten', 'milk', 'nuts']],
+    ['avoid shellfish, fish and eggs', ['crustaceans', 'eggs', 'fish', 'molluscs']],
+    ["I'm allergic to both nuts and dairy, anything sweet?", ['milk', 'nuts']],
+    ["what's good? no fish sauce or nuts", ['fish', 'nuts']],
+    ['Allergies: nuts, dairy', ['milk', 'nuts']],
+    ['I avoid all dairy', ['milk']],
+    ['i dont do dairy', ['milk']],
+    ['nothing with roasted nuts', ['nuts']],
+    ['w/o nuts', ['nuts']],
+    ['no nuts/dairy', ['milk', 'nuts']],
+    ['no nuts & dairy', ['milk', 'nuts']],
+    ['no pine nuts', ['nuts']],
+  ])('avoids every allergen a clause with an avoid-cue names, however the list is written: %s', (question, allergens) => {
+    expect(avoided(question)).toEqual(allergens);
+    expect(wanted(question).filter((token) => token.startsWith('allergen:'))).toEqual([]);
+  });
+
+  it('keeps an avoid-cue to its clause, and reads "free range" and a lone "no" for what they are', () => {
+    expect(analyzeQuestion('Anything with nuts? No dairy though')).toMatchObject({ excludedAllergens: ['milk'] });
+    expect(wanted('Anything with nuts? No dairy though')).toContain('allergen:nuts');
+    expect(analyzeQuestion('is the chicken free range?')).toMatchObject({ excludedAllergens: [], excludedTerms: [] });
+    expect(analyzeQuestion('No, I want the salmon')).toMatchObject({ excludedTerms: [], wanted: [{ token: 'salmon' }] });
+    expect(analyzeQuestion('something without nuts and with salmon')).toMatchObject({
+      excludedAllergens: ['nuts'],
+      excludedTerms: [],
+      wanted: [{ token: 'salmon' }],
+    });
+  });
+
   it('governs the list a negation heads, and nothing past it', () => {
     expect(analyzeQuestion('a dessert without nuts, please')).toMatchObject({
       excludedAllergens: ['nuts'],

@@ -1,6 +1,6 @@
 import { allergensAvoidedBy, allergensNamedBy, allergensOf, allergenToken } from './allergens.js';
 import { negatedTerms } from './negation.js';
-import { readPieces } from './terms.js';
+import { clausesOf, readPieces } from './terms.js';
 
 /**
  * A term of a question as the index looks it up: its token, or when the index lacks a phrase
@@ -22,26 +22,30 @@ export interface QuestionAnalysis {
 
 const termOf = (token: string): QuestionTerm => ({ token, words: token.includes(' ') ? token.split(' ') : [] });
 
-/** What a diner's question asks for and what it asks to avoid. */
+/** What a diner's question asks for and what it asks to avoid, clause by clause. */
 export function analyzeQuestion(question: string): QuestionAnalysis {
-  const pieces = readPieces(question);
-  const negated = negatedTerms(pieces);
   const wanted = new Map<string, QuestionTerm>();
   const excludedAllergens = new Set<string>();
   const excludedTerms = new Map<string, QuestionTerm>();
-  pieces.forEach((piece, i) => {
-    if (!('term' in piece)) return;
-    const { term } = piece;
-    const avoided = negated.has(i) ? allergensOf(term) : allergensAvoidedBy(term);
-    if (avoided.length) {
-      for (const allergen of avoided) excludedAllergens.add(allergen);
-    } else if (negated.has(i)) {
-      excludedTerms.set(term, termOf(term));
-    } else {
-      wanted.set(term, termOf(term));
-      // Asking for "nuts" asks for every dish that declares them, whatever its words; asking for "walnuts" does not.
-      for (const allergen of allergensNamedBy(term)) wanted.set(allergenToken(allergen), termOf(allergenToken(allergen)));
-    }
-  });
+  for (const clause of clausesOf(question)) {
+    const pieces = readPieces(clause);
+    const negated = negatedTerms(pieces);
+    pieces.forEach((piece, i) => {
+      if (!('term' in piece)) return;
+      const { term } = piece;
+      const avoided = negated.has(i) ? allergensOf(term) : [];
+      for (const allergen of avoided.length ? avoided : allergensAvoidedBy(term)) excludedAllergens.add(allergen);
+      if (avoided.length || allergensAvoidedBy(term).length) return;
+      if (negated.has(i)) {
+        excludedTerms.set(term, termOf(term));
+      } else {
+        wanted.set(term, termOf(term));
+        // Asking for "nuts" asks for every dish that declares them, whatever its words; asking for "walnuts" does not.
+        for (const allergen of allergensNamedBy(term)) wanted.set(allergenToken(allergen), termOf(allergenToken(allergen)));
+      }
+    });
+  }
+  // What one clause asks to avoid, no other clause asks for ("anything with nuts? no, no nuts").
+  for (const allergen of excludedAllergens) wanted.delete(allergenToken(allergen));
   return { wanted: [...wanted.values()], excludedAllergens: [...excludedAllergens].sort(), excludedTerms: [...excludedTerms.values()] };
 }

@@ -7,7 +7,7 @@
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   // Grammar.
-  ...['a', 'about', 'after', 'all', 'also', 'am', 'an', 'and', 'any', 'anything', 'are', 'as', 'at', 'be', 'been', 'but', 'by'],
+  ...['a', 'about', 'after', 'all', 'both', 'also', 'am', 'an', 'and', 'any', 'anything', 'are', 'as', 'at', 'be', 'been', 'but', 'by'],
   ...['can', 'could', 'did', 'do', 'does', 'either', 'else', 'even', 'for', 'from', 'got', 'had', 'has', 'have', 'having', 'he'],
   ...['her', 'here', 'him', 'his', 'how', 'if', 'in', 'into', 'is', 'it', 'its', 'just', 'let', 'll', 'many', 'may', 'me', 'might'],
   ...['more', 'most', 'much', 'must', 'my', 'of', 'on', 'one', 'only', 'or', 'other', 'our', 'out', 're', 'really', 'she', 'should'],
@@ -46,6 +46,7 @@ export const NEGATIONS = {
   linking: new Set([
     ...['to', 'of', 'from', 'any', 'anything', 'the', 'a', 'an', 'with', 'eat', 'eating', 'have', 'having', 'like', 'want', 'too'],
     ...['much', 'very', 'really', 'tree', 'contain', 'containing', 'include', 'including', 'tolerate', 'take', 'handle'],
+    ...['both', 'all', 'do', 'does', 'for', 'me'],
   ]),
   list: new Set(['and', 'or', 'nor']),
 } as const;

@@ -10,6 +10,17 @@ describe('tokenize', () => {
 describe('wordsOf', () => {
   it('joins "n\'t" to its verb, so that a negation survives', () => {
     expect(wordsOf("I can't eat nuts, don't ask")).toEqual(['cant', 'eat', 'nuts', 'dont', 'ask']);
+    // Slashes and ampersands join like "and"; "w/o" and "free range" read as meant.
+    expect(wordsOf('nuts/dairy & eggs w/o soy; free-range')).toEqual([
+      'nuts',
+      'and',
+      'dairy',
+      'and',
+      'eggs',
+      'without',
+      'soy',
+      'freerange',
+    ]);
     expect(wordsOf('I can’t')).toEqual(['cant']);
   });
 });

@@ -37,10 +37,40 @@ const isGrammar = (word: string) =>
  * The words of a question or of a dish's text, lower case. "n't" joins its verb ("can't" → "cant", a
  * negation) rather than leaving a bare "can" behind.
  */
-export const wordsOf = (text: string): string[] => tokenize(text.replace(/n['’]t\b/gi, 'nt'));
+export const wordsOf = (text: string): string[] =>
+  tokenize(
+    text
+      .replace(/n['’]t\b/gi, 'nt')
+      // "w/o" is without; "free range" is how a hen lived, not a dish free of range.
+      .replace(/\bw\/o\b/gi, 'without')
+      .replace(/\bfree[- ]range\b/gi, 'freerange')
+      // A slash or an ampersand joins like "and": "no nuts/dairy".
+      .replace(/\s*[/&]\s*/g, ' and '),
+  );
 
-/** A text's pieces in order: its grammar words, and its other words as terms, the longest known phrase first. */
+/** A comma between a text's words: it may carry a list on ("no nuts, dairy or eggs"), or not ("allergic to milk, any desserts?"). */
+export const COMMA = ',';
+
+/**
+ * A question's clauses: a negation reaches no further than its clause. A clause ends at
+ * . ; ? ! or a line break, at "but" or "however", and at a comma right after a lone "no" ("No, I want
+ * the salmon").
+ */
+export const clausesOf = (text: string): string[] =>
+  text
+    .replace(/\b(no|nope)\s*,/gi, '$1.')
+    .split(/[.;?!\n]+|\bbut\b|\bhowever\b/i)
+    .filter((clause) => clause.trim());
+
+/**
+ * A text's pieces in order: its grammar words, its other words as terms (the longest known phrase
+ * first), and its commas as the word `COMMA`.
+ */
 export function readPieces(text: string): Piece[] {
+  return text.split(',').flatMap((part, i) => (i ? [{ word: COMMA }, ...readWords(part)] : readWords(part)));
+}
+
+function readWords(text: string): Piece[] {
   const words = wordsOf(text);
   const pieces: Piece[] = [];
   for (let i = 0; i < words.length;) {
