@@ -57,14 +57,20 @@ describe('analyzeQuestion', () => {
     ['no nuts/dairy', ['milk', 'nuts']],
     ['no nuts & dairy', ['milk', 'nuts']],
     ['no pine nuts', ['nuts']],
-  ])('avoids every allergen a clause with an avoid-cue names, however the list is written: %s', (question, allergens) => {
+  ])('avoids every allergen a negation heads a list of, however the list is written: %s', (question, allergens) => {
     expect(avoided(question)).toEqual(allergens);
     expect(wanted(question).filter((token) => token.startsWith('allergen:'))).toEqual([]);
   });
 
-  it('keeps an avoid-cue to its clause, and reads "free range" and a lone "no" for what they are', () => {
+  it('keeps a negation to its clause and a comma to allergens, and reads "free range" and a lone "no" for what they are', () => {
     expect(analyzeQuestion('Anything with nuts? No dairy though')).toMatchObject({ excludedAllergens: ['milk'] });
     expect(wanted('Anything with nuts? No dairy though')).toContain('allergen:nuts');
+    expect(analyzeQuestion("I'm allergic to milk, any desserts?")).toMatchObject({
+      excludedAllergens: ['milk'],
+      wanted: [{ token: 'dessert' }],
+    });
+    expect(analyzeQuestion("I'm lactose intolerant, any fish?")).toMatchObject({ excludedAllergens: ['milk'] });
+    expect(wanted("I'm lactose intolerant, any fish?")).toContain('fish');
     expect(analyzeQuestion('is the chicken free range?')).toMatchObject({ excludedAllergens: [], excludedTerms: [] });
     expect(analyzeQuestion('No, I want the salmon')).toMatchObject({ excludedTerms: [], wanted: [{ token: 'salmon' }] });
     expect(analyzeQuestion('something without nuts and with salmon')).toMatchObject({
