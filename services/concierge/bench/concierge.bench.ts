@@ -27,15 +27,16 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 200);
 const LARGE_MENU = 50_000;
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// The upstream: answers every chat completion at once, a first token then a few more.
+// The upstream: answers every chat completion at once, a first sentence then a few more words (the
+// reply guard lets a sentence go once it ends).
 const upstream = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const chunk = (content: string) =>
       `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
-    res.write(chunk('Hello'));
-    res.write(chunk(' there'));
+    res.write(chunk('Hello there. '));
+    res.write(chunk('Enjoy'));
     res.end('data: [DONE]\n\n');
   });
 });
