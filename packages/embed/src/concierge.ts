@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { element, setAttributes } from './dom.js';
 import { apiBaseOf } from './script-base.js';
 import { DEMO_BOOTSTRAP, DEMO_THREAD } from './concierge-demo.js';
 
@@ -81,13 +82,6 @@ input { flex: 1; min-width: 0; padding: 8px 10px; border: 1px solid #8e8e93; bor
 form button { padding: 8px 12px; border: 0; border-radius: 8px; background: #1d1d1f; color: #fff; font: inherit; cursor: pointer; }
 `;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 // Icons are drawn, not typed: an emoji or symbol glyph is a missing-glyph box where no font has it.
 const CHAT_ICON = [
   'M12 3.5c4.97 0 9 3.36 9 7.5s-4.03 7.5-9 7.5c-1.07 0-2.1-.16-3.05-.45L4 20.5l1.4-4.02C4.2 15.2 3 13.2 3 11c0-4.14 4.03-7.5 9-7.5z',
@@ -97,13 +91,15 @@ const CLOSE_ICON = ['M6 6l12 12M18 6L6 18'];
 
 function icon(paths: string[]): SVGSVGElement {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('fill', 'none');
-  svg.setAttribute('stroke', 'currentColor');
-  svg.setAttribute('stroke-width', '2');
-  svg.setAttribute('stroke-linecap', 'round');
-  svg.setAttribute('stroke-linejoin', 'round');
-  svg.setAttribute('aria-hidden', 'true');
+  setAttributes(svg, {
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  });
   for (const d of paths) {
     const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
     path.setAttribute('d', d);

@@ -1,3 +1,4 @@
+import { element, setAttributes } from './dom.js';
 import { apiBaseOf } from './script-base.js';
 
 // <service-viewer>: a dish at true size (spec 4.8). A poster first; the 3D runtime (model-viewer, a
@@ -50,13 +51,6 @@ function sceneViewerIntent(glbUrl: string, title: string): string {
   const params = new URLSearchParams({ file: glbUrl, mode: 'ar_preferred', title });
   const fallback = encodeURIComponent(location.href);
   return `intent://arvr.google.com/scene-viewer/1.0?${params}#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=${fallback};end;`;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 let runtime: Promise<unknown> | null = null;
@@ -212,19 +206,21 @@ class ServiceViewer extends HTMLElement {
     viewer.setAttribute('src', this.item.glbUrl);
     if (this.item.usdzUrl) viewer.setAttribute('ios-src', this.item.usdzUrl);
     viewer.setAttribute('alt', this.item.name);
-    viewer.setAttribute('camera-controls', '');
-    viewer.setAttribute('touch-action', 'pan-y');
-    viewer.setAttribute('ar', '');
-    viewer.setAttribute('ar-modes', 'scene-viewer quick-look');
-    viewer.setAttribute('ar-scale', 'fixed');
-    // A diner's view, 40° above the table like the thumbnails (so the poster opens into the same
-    // picture), with the dish filling the frame: at 105% the widest demo dishes (a 34 cm pizza board, a
-    // salad bowl) keep a small margin. The neutral environment is generated in the page, so nothing is
-    // fetched from another origin (the CSP would block it).
-    viewer.setAttribute('camera-orbit', '0deg 50deg 105%');
-    viewer.setAttribute('field-of-view', '30deg');
-    viewer.setAttribute('environment-image', 'neutral');
-    viewer.setAttribute('shadow-intensity', '1');
+    setAttributes(viewer, {
+      'camera-controls': '',
+      'touch-action': 'pan-y',
+      ar: '',
+      'ar-modes': 'scene-viewer quick-look',
+      'ar-scale': 'fixed',
+      // A diner's view, 40° above the table like the thumbnails (so the poster opens into the same
+      // picture), with the dish filling the frame: at 105% the widest demo dishes (a 34 cm pizza board,
+      // a salad bowl) keep a small margin. The neutral environment is generated in the page, so nothing
+      // is fetched from another origin (the CSP would block it).
+      'camera-orbit': '0deg 50deg 105%',
+      'field-of-view': '30deg',
+      'environment-image': 'neutral',
+      'shadow-intensity': '1',
+    });
     viewer.addEventListener('error', () => void this.retryWithFreshUrls(viewer));
     stage.querySelector('.poster')?.remove();
     stage.querySelector('.actions button')?.remove();

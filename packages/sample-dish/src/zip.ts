@@ -23,25 +23,15 @@ export function storedZip(files: { name: string; data: Buffer }[]): Buffer {
       extra.writeUInt16LE(PADDING_FIELD, 0);
       extra.writeUInt16LE(padding - 4, 2);
     }
-    const checksum = crc32(data);
+    const file = { checksum: crc32(data), size: data.length, nameLength: fileName.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed to extract
-    local.writeUInt16LE(DOS_DATE_1980_01_01, 12);
-    local.writeUInt32LE(checksum, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
+    writeFileFields(local, 4, file);
     local.writeUInt16LE(extra.length, 28);
     const entry = Buffer.alloc(46);
     entry.writeUInt32LE(0x02014b50, 0);
     entry.writeUInt16LE(20, 4); // version made by
-    entry.writeUInt16LE(20, 6); // version needed to extract
-    entry.writeUInt16LE(DOS_DATE_1980_01_01, 14);
-    entry.writeUInt32LE(checksum, 16);
-    entry.writeUInt32LE(data.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(fileName.length, 28);
+    writeFileFields(entry, 6, file);
     entry.writeUInt32LE(offset, 42);
     central.push(entry, fileName);
     parts.push(local, fileName, extra, data);
@@ -55,4 +45,17 @@ export function storedZip(files: { name: string; data: Buffer }[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...parts, directory, end]);
+}
+
+/**
+ * The fields a local header and a central directory record share, in the same order from `at`:
+ * version needed, flags and method (0: stored), time, date, CRC-32, both sizes, the name's length.
+ */
+function writeFileFields(header: Buffer, at: number, file: { checksum: number; size: number; nameLength: number }): void {
+  header.writeUInt16LE(20, at); // version needed to extract
+  header.writeUInt16LE(DOS_DATE_1980_01_01, at + 8);
+  header.writeUInt32LE(file.checksum, at + 10);
+  header.writeUInt32LE(file.size, at + 14);
+  header.writeUInt32LE(file.size, at + 18);
+  header.writeUInt16LE(file.nameLength, at + 22);
 }

@@ -67,11 +67,15 @@ const namesPattern = (names: string[]) =>
 /** Why a sentence of the model's must not reach the diner, if it must not. */
 export class SentenceRules {
   private readonly drafts: RegExp | null;
+  /** The names of the dishes the turn retrieved, built once: every sentence is read without them. */
+  private readonly retrievedNames: RegExp | null;
   private readonly pricesWhenNoDishCited: Set<number>;
 
   constructor(private readonly facts: ReplyFacts) {
     const names = facts.draftNames.filter((name) => name.trim());
     this.drafts = names.length ? namesPattern(names) : null;
+    const retrieved = facts.retrieved.map((dish) => dish.name).filter((name) => name.trim());
+    this.retrievedNames = retrieved.length ? namesPattern(retrieved) : null;
     this.pricesWhenNoDishCited = new Set([...facts.retrieved.map((dish) => dish.priceCents), ...facts.housePrices]);
   }
 
@@ -95,10 +99,11 @@ export class SentenceRules {
   /** A draft's name, once the names of the published dishes it cites or was given are taken out ("Garden salad" is not the draft "Salad"). */
   private namesDraft(sentence: string, cited: MenuEntry[]): boolean {
     if (!this.drafts) return false;
-    const published = [...cited, ...this.facts.retrieved].map((dish) => dish.name).filter((name) => name.trim());
     // Markers out too: an id is no name ("itm_salad").
-    const words = sentence.replace(BRACKETED, ' ');
-    const rest = published.length ? words.replace(namesPattern(published), ' ') : words;
+    let rest = sentence.replace(BRACKETED, ' ');
+    if (this.retrievedNames) rest = rest.replace(this.retrievedNames, ' ');
+    const citedNames = cited.map((dish) => dish.name).filter((name) => name.trim());
+    if (citedNames.length) rest = rest.replace(namesPattern(citedNames), ' ');
     this.drafts.lastIndex = 0;
     return this.drafts.test(rest);
   }
