@@ -6,7 +6,9 @@ import { billingPeriod } from '@partner/entitlements';
 import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
 import type { TurnOutcome } from '../concierge-metrics.js';
 import type { ConciergeDeps } from '../deps.js';
+import { ALLERGEN_QUESTION_WORDS } from '../grounding/allergen-vocabulary.js';
 import { containsAnyAllergen } from '../grounding/dish-analysis.js';
+import type { MenuEntry } from '../grounding/menu-index.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
 import { tokenize } from '../grounding/terms.js';
 import { ReplyGuard } from './reply-guard.js';
@@ -14,11 +16,6 @@ import { pricesIn } from './sentence-rules.js';
 import type { SseStream } from './sse.js';
 import { listDraftDishNames } from './draft-dishes.repository.js';
 
-const ALLERGEN_WORDS = new Set(
-  'allergy allergies allergic allergen allergens gluten wheat celiac coeliac nut nuts peanut peanuts tree dairy milk lactose egg eggs soy soya fish shellfish crustacean crustaceans molluscs mollusc sesame mustard celery lupin sulphites sulfites'.split(
-    ' ',
-  ),
-);
 const ALLERGEN_NOTE = 'Declared by the restaurant. Allergen information can change: please confirm with the staff before ordering.';
 
 /** Said when the model wrote nothing that keeps to the menu. */
@@ -26,6 +23,18 @@ const NOTHING_TO_SAY = "Sorry, I can only help with the dishes on this restauran
 
 export const disclosureFor = (restaurantName: string) =>
   `You are chatting with an AI assistant. Its answers come from ${restaurantName}'s menu and may be incomplete or wrong; check allergens with the staff.`;
+
+/**
+ * Whether a dish contains one of these allergens, each dish analysed once: the guard asks again for
+ * every sentence (and every piece of a long one) that cites it.
+ */
+function avoidedOncePerDish(allergens: readonly string[]): (dish: MenuEntry) => boolean {
+  const contains = new Map<string, boolean>();
+  return (dish) => {
+    if (!contains.has(dish.id)) contains.set(dish.id, containsAnyAllergen(dish, allergens));
+    return contains.get(dish.id)!;
+  };
+}
 
 const servable = (restaurant: RestaurantRow, settings: PlatformSettings): boolean =>
   restaurant.subscription_status === 'active' &&
@@ -169,7 +178,7 @@ export async function runTurn(
   });
   const guard = new ReplyGuard({
     findDish: (id) => index.find(id),
-    avoided: (dish) => containsAnyAllergen(dish, excludedAllergens),
+    avoided: avoidedOncePerDish(excludedAllergens),
     retrieved,
     draftNames,
     housePrices: pricesIn(restaurant.house_notes ?? ''),
@@ -209,7 +218,7 @@ export async function runTurn(
     deps.logger.info({ restaurantId: restaurant.id, turnId, withheld: guard.withheld }, 'model sentences withheld');
   // Only dishes of this menu become cards or details: an id the model made up goes nowhere.
   const cited = guard.cited;
-  if (excludedAllergens.length || tokenize(question).some((token) => ALLERGEN_WORDS.has(token))) {
+  if (excludedAllergens.length || tokenize(question).some((token) => ALLERGEN_QUESTION_WORDS.has(token))) {
     // The dishes asked about that the guest must avoid come first: their allergens are the answer.
     for (const dish of [...avoided, ...(cited.length ? cited : retrieved.slice(0, 3))]) {
       sse.send('detail', { itemId: dish.id, allergens: dish.allergens, source: 'declared', note: ALLERGEN_NOTE });

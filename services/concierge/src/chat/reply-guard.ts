@@ -27,7 +27,7 @@ export class ReplyGuard {
   readonly cited: MenuEntry[] = [];
   readonly withheld: WithheldReason[] = [];
 
-  constructor(private readonly facts: ReplyFacts) {
+  constructor(facts: ReplyFacts) {
     this.rules = new SentenceRules(facts);
   }
 
@@ -57,14 +57,15 @@ export class ReplyGuard {
   /** The held text up to `cut`, if it keeps to the menu, judged with all that is held. */
   private release(cut: number, { endsSentence }: { endsSentence: boolean }): string {
     const piece = this.pending.slice(0, cut);
-    const reason = this.withholdingSentence ? null : this.rules.reasonToWithhold(this.pending.slice(0, endsSentence ? cut : undefined));
-    const withhold = this.withholdingSentence || reason !== null;
+    const judgement = this.withholdingSentence ? null : this.rules.judge(this.pending.slice(0, endsSentence ? cut : undefined));
+    // The dishes the judged text cites: the piece's markers are among them.
+    const found = judgement && 'cited' in judgement ? judgement.cited : null;
     this.pending = this.pending.slice(cut);
-    this.withholdingSentence = withhold && !endsSentence;
-    if (reason) this.withheld.push(reason);
-    if (withhold || !piece) return '';
+    this.withholdingSentence = !found && !endsSentence;
+    if (judgement && 'withheld' in judgement) this.withheld.push(judgement.withheld);
+    if (!found || !piece) return '';
     const visible = piece.replace(MARKER, (_match, id: string) => {
-      if (!this.cited.some((dish) => dish.id === id)) this.cited.push(this.facts.findDish(id)!);
+      if (!this.cited.some((dish) => dish.id === id)) this.cited.push(found.get(id)!);
       return '';
     });
     this.passed ||= visible.trim() !== '';

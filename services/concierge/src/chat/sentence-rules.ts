@@ -33,6 +33,9 @@ const HUMAN_CLAIM = new RegExp(
 
 export type WithheldReason = 'unknown_dish' | 'avoided_allergen' | 'draft_dish' | 'unknown_price' | 'human_claim';
 
+/** A sentence judged: why it must not reach the diner, or the dishes its markers cite, by id. */
+export type Judgement = { withheld: WithheldReason } | { cited: ReadonlyMap<string, MenuEntry> };
+
 /** What a sentence of the model's may speak of: this turn's menu, as the concierge knows it. */
 export interface ReplyFacts {
   /** A published dish of the menu by id (the index), or undefined. */
@@ -60,51 +63,66 @@ export function pricesIn(text: string): number[] {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** The names, as whole words, singular or plural. */
-const namesPattern = (names: string[]) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegExp).join('|')})(?:e?s)?(?![\\p{L}\\p{N}])`, 'giu');
+/** The names, as whole words, singular or plural; `g` to take them all out of a text. */
+const namesPattern = (names: string[], flags: 'iu' | 'giu') =>
+  new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegExp).join('|')})(?:e?s)?(?![\\p{L}\\p{N}])`, flags);
 
-/** Why a sentence of the model's must not reach the diner, if it must not. */
+/** Why a sentence of the model's must not reach the diner, if it must not; else the dishes it cites. */
 export class SentenceRules {
+  /** Only tested, so no `g`: with it, each test would start where the last match ended (`lastIndex`). */
   private readonly drafts: RegExp | null;
   /** The names of the dishes the turn retrieved, built once: every sentence is read without them. */
   private readonly retrievedNames: RegExp | null;
+  /**
+   * The names of the dishes a sentence cites, by their ids in the order cited: built once a turn for
+   * each set, which sentences (and the pieces of a long one, judged again) cite again.
+   */
+  private readonly citedNames = new Map<string, RegExp | null>();
   private readonly pricesWhenNoDishCited: Set<number>;
 
   constructor(private readonly facts: ReplyFacts) {
     const names = facts.draftNames.filter((name) => name.trim());
-    this.drafts = names.length ? namesPattern(names) : null;
+    this.drafts = names.length ? namesPattern(names, 'iu') : null;
     const retrieved = facts.retrieved.map((dish) => dish.name).filter((name) => name.trim());
-    this.retrievedNames = retrieved.length ? namesPattern(retrieved) : null;
+    this.retrievedNames = retrieved.length ? namesPattern(retrieved, 'giu') : null;
     this.pricesWhenNoDishCited = new Set([...facts.retrieved.map((dish) => dish.priceCents), ...facts.housePrices]);
   }
 
-  reasonToWithhold(sentence: string): WithheldReason | null {
-    const dishes: MenuEntry[] = [];
+  judge(sentence: string): Judgement {
+    const cited = new Map<string, MenuEntry>();
     for (const [, id] of sentence.matchAll(BRACKETED)) {
       const dish = VALID_ID.test(id!) ? this.facts.findDish(id!) : undefined;
-      if (!dish) return 'unknown_dish';
-      if (this.facts.avoided(dish)) return 'avoided_allergen';
-      dishes.push(dish);
+      if (!dish) return { withheld: 'unknown_dish' };
+      if (this.facts.avoided(dish)) return { withheld: 'avoided_allergen' };
+      cited.set(id!, dish);
     }
-    if (this.namesDraft(sentence, dishes)) return 'draft_dish';
-    const allowed = dishes.length
-      ? new Set([...dishes.map((dish) => dish.priceCents), ...this.facts.housePrices])
+    if (this.namesDraft(sentence, cited)) return { withheld: 'draft_dish' };
+    const allowed = cited.size
+      ? new Set([...[...cited.values()].map((dish) => dish.priceCents), ...this.facts.housePrices])
       : this.pricesWhenNoDishCited;
-    if (pricesIn(sentence).some((price) => !allowed.has(price))) return 'unknown_price';
-    if (HUMAN_CLAIM.test(sentence)) return 'human_claim';
-    return null;
+    if (pricesIn(sentence).some((price) => !allowed.has(price))) return { withheld: 'unknown_price' };
+    if (HUMAN_CLAIM.test(sentence)) return { withheld: 'human_claim' };
+    return { cited };
   }
 
   /** A draft's name, once the names of the published dishes it cites or was given are taken out ("Garden salad" is not the draft "Salad"). */
-  private namesDraft(sentence: string, cited: MenuEntry[]): boolean {
+  private namesDraft(sentence: string, cited: ReadonlyMap<string, MenuEntry>): boolean {
     if (!this.drafts) return false;
     // Markers out too: an id is no name ("itm_salad").
     let rest = sentence.replace(BRACKETED, ' ');
     if (this.retrievedNames) rest = rest.replace(this.retrievedNames, ' ');
-    const citedNames = cited.map((dish) => dish.name).filter((name) => name.trim());
-    if (citedNames.length) rest = rest.replace(namesPattern(citedNames), ' ');
-    this.drafts.lastIndex = 0;
+    const citedNames = this.citedNamesPattern(cited);
+    if (citedNames) rest = rest.replace(citedNames, ' ');
     return this.drafts.test(rest);
+  }
+
+  /** The names of the dishes a sentence cites, as one pattern; none if it cites none. */
+  private citedNamesPattern(cited: ReadonlyMap<string, MenuEntry>): RegExp | null {
+    const key = [...cited.keys()].join(' ');
+    if (!this.citedNames.has(key)) {
+      const names = [...cited.values()].map((dish) => dish.name).filter((name) => name.trim());
+      this.citedNames.set(key, names.length ? namesPattern(names, 'giu') : null);
+    }
+    return this.citedNames.get(key)!;
   }
 }

@@ -44,3 +44,17 @@ export const FREE_OF_BY_TAG: Readonly<Record<string, readonly string[]>> = {
   vegan: ['milk', 'eggs', 'fish', 'crustaceans', 'molluscs'],
   vegetarian: ['fish', 'crustaceans', 'molluscs'],
 };
+
+/**
+ * The words of a question that asks about allergens, as `tokenize` leaves them (lower case, unstemmed):
+ * such a question gets a `detail` event with the declared allergens of each dish it is about, even when
+ * it avoids none ("is there gluten in the pasta?"): the allergens' and the conditions' names, the words
+ * of asking about them, and the commonest other names of an allergen.
+ */
+export const ALLERGEN_QUESTION_WORDS: ReadonlySet<string> = new Set([
+  ...Object.keys(ALLERGEN_NAMES),
+  ...Object.keys(CONDITIONS),
+  ...'allergy allergies allergic allergen allergens wheat nut peanut tree dairy lactose egg soya shellfish crustacean mollusc sulfites'.split(
+    ' ',
+  ),
+]);
