@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { loaded, watchProblems } from './page-watch.js';
 import { startStack, type Stack } from './stack.js';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -37,6 +38,28 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A restaurant's menu page (the gateway's /menu/{restaurantId}) in a fresh browser context of `viewport`,
+ * watched for problems from the start (page-watch.ts), once its `posters` dish pictures are all there
+ * and loaded, each within `timeout`, and, with `launcher`, the concierge's launcher is up.
+ */
+export async function openMenuPage(
+  browser: Browser,
+  gatewayUrl: string,
+  restaurantId: string,
+  options: { viewport: { width: number; height: number }; posters: number; timeout: number; launcher?: boolean },
+) {
+  const context = await browser.newContext({ viewport: options.viewport });
+  const tab = await context.newPage();
+  const problems = watchProblems(tab);
+  await tab.goto(`${gatewayUrl}/menu/${restaurantId}`);
+  const posters = tab.locator('service-viewer img.poster');
+  await expect.poll(() => posters.count(), { timeout: options.timeout }).toBe(options.posters);
+  await expect.poll(() => posters.evaluateAll(loaded), { timeout: options.timeout }).toBe(true);
+  if (options.launcher) await tab.locator('service-concierge .launcher').waitFor();
+  return { tab, posters, problems, close: () => context.close() };
 }
 
 /** A third-party page host on loopback: each path answers the HTML the test gives it. */

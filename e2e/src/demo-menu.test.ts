@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { seedDemo, type DemoState } from '@partner/infra/seed';
 import { DEMO_MENU } from '@partner/sample-dish';
-import { launchBrowser, saveScreenshot } from './browser.js';
+import { launchBrowser, openMenuPage, saveScreenshot } from './browser.js';
 import { seriousViolations } from './dashboard.js';
-import { loaded, watchProblems } from './page-watch.js';
+import { loaded } from './page-watch.js';
 import { startStack, type Stack } from './stack.js';
 
 // The first thing a newcomer opens: the demo restaurant `pnpm start` seeds (the same code), its menu
@@ -25,16 +25,8 @@ afterAll(async () => {
 
 const DISHES = DEMO_MENU.flatMap((section) => section.dishes);
 
-async function openDemo(viewport: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport });
-  const tab = await context.newPage();
-  const problems = watchProblems(tab);
-  await tab.goto(`${stack.gatewayUrl}/menu/${demo.restaurantId}`);
-  const posters = tab.locator('service-viewer img.poster');
-  await expect.poll(() => posters.count(), { timeout: 10_000 }).toBe(DISHES.length);
-  await expect.poll(() => posters.evaluateAll(loaded), { timeout: 10_000 }).toBe(true);
-  return { tab, posters, problems, close: () => context.close() };
-}
+const openDemo = (viewport: { width: number; height: number }) =>
+  openMenuPage(browser, stack.gatewayUrl, demo.restaurantId, { viewport, posters: DISHES.length, timeout: 10_000 });
 
 describe('the demo menu page', () => {
   it('shows every dish with its description and a picture of its own', async () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, saveScreenshot } from './browser.js';
+import { launchBrowser, openMenuPage, saveScreenshot } from './browser.js';
 import { fitsWidth, seriousViolations } from './dashboard.js';
 import { expectError } from './expect-error.js';
 import { loaded, watchProblems } from './page-watch.js';
@@ -68,16 +68,8 @@ async function menuRestaurant() {
 }
 
 /** A fresh tab of the menu page at `width`, watched for problems, once its posters and launcher are up. */
-async function openMenu(restaurantId: string, viewport: { width: number; height: number }, models: number) {
-  const context = await browser.newContext({ viewport });
-  const tab = await context.newPage();
-  const problems = watchProblems(tab);
-  await tab.goto(`${stack.gatewayUrl}/menu/${restaurantId}`);
-  await expect.poll(() => tab.locator('service-viewer img.poster').count(), { timeout: 5000 }).toBe(models);
-  await expect.poll(() => tab.locator('service-viewer img.poster').evaluateAll(loaded), { timeout: 5000 }).toBe(true);
-  await tab.locator('service-concierge .launcher').waitFor();
-  return { tab, problems, close: () => context.close() };
-}
+const openMenu = (restaurantId: string, viewport: { width: number; height: number }, models: number) =>
+  openMenuPage(browser, stack.gatewayUrl, restaurantId, { viewport, posters: models, timeout: 5000, launcher: true });
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -51,11 +51,11 @@ describe('model upload', () => {
     ['a GLB without a glTF header', () => ({ ...files, glb: Buffer.from('not a model at all') }), 'glb'],
     ['a GLB whose content is broken', () => ({ ...files, glb: corruptGlb(files.glb) }), 'glb'],
     ['a USDZ that is not a zip', () => ({ ...files, usdz: Buffer.from('PK nope') }), 'usdz'],
-    ['a USDZ without a USD layer first', async () => ({ ...files, usdz: await usdaToUsdz('hello', 'readme.txt') }), 'usdz'],
+    ['a USDZ without a USD layer first', () => ({ ...files, usdz: usdaToUsdz('hello', 'readme.txt') }), 'usdz'],
     ['a thumbnail that is not an image', () => ({ ...files, thumbnail: Buffer.from('<svg onload=alert(1)>') }), 'thumbnail'],
   ])('refuses %s with 422 model_invalid, marks the model failed and writes model.failed', async (_name, make, part) => {
     const { restaurant, item } = await newItem();
-    const res = await upload(item.id, await make());
+    const res = await upload(item.id, make());
     expectError(res, 422, 'model_invalid');
     expect(res.body.error.message).toContain(part);
     const row = await stack.db.selectFrom('items').selectAll().where('id', '=', item.id).executeTakeFirstOrThrow();

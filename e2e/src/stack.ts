@@ -303,5 +303,5 @@ export async function holdItemWrite(stack: Stack, restaurantId: string, itemId: 
 /** Sample model files: a true-size plate as GLB and USDZ, and a PNG thumbnail. */
 export async function sampleModelFiles() {
   const { createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } = await import('@partner/sample-dish');
-  return { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
+  return { glb: createSampleDishGlb(), usdz: createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
 }

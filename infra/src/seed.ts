@@ -46,7 +46,7 @@ export async function seedDemo(options: {
     const created = await client.createSection(restaurant.id, { name: section.name, position });
     for (const { model, ...fields } of section.dishes) {
       const dish = await client.createItem(restaurant.id, { ...fields, sectionId: created.id });
-      await client.uploadModel(dish.id, await createDishModel(model));
+      await client.uploadModel(dish.id, createDishModel(model));
     }
   }
   const secret = await client.createKey({ restaurantId: restaurant.id, type: 'secret', environment: 'test', name: 'Local demo (secret)' });

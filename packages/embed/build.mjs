@@ -21,7 +21,7 @@ await esbuild.build({
 });
 // The sample dish of `demo`, shipped with the scripts.
 writeFileSync('dist/sample-dish.glb', createSampleDishGlb());
-writeFileSync('dist/sample-dish.usdz', await createSampleDishUsdz());
+writeFileSync('dist/sample-dish.usdz', createSampleDishUsdz());
 writeFileSync('dist/sample-dish.png', createSampleThumbnailPng());
 
 let over = false;

@@ -9,13 +9,13 @@ import { triangleCount } from './part.js';
 import { isWatertight, signedVolume } from './testing/mesh-checks.js';
 import { readGlbJson, readZip } from './testing/read-files.js';
 
-type Model = Awaited<ReturnType<typeof createDishModel>>;
+type Model = ReturnType<typeof createDishModel>;
 
 const KINDS = [...new Set(DEMO_MENU.flatMap(({ dishes }) => dishes.map(({ model }) => model)))];
 const models = new Map<DishKind, Model>();
 
-beforeAll(async () => {
-  for (const kind of KINDS) models.set(kind, await createDishModel(kind));
+beforeAll(() => {
+  for (const kind of KINDS) models.set(kind, createDishModel(kind));
 }, 60_000);
 
 const usdaOf = (usdz: Buffer) => readZip(usdz)[0]!.data.toString();
@@ -117,8 +117,8 @@ describe.each(KINDS)('the %s model', (kind) => {
     expect(colours.size).toBeGreaterThan(1000);
   });
 
-  it('is the same bytes on every run', async () => {
-    const again = await createDishModel(kind);
+  it('is the same bytes on every run', () => {
+    const again = createDishModel(kind);
     expect(again.glb.equals(model().glb)).toBe(true);
     expect(again.usdz.equals(model().usdz)).toBe(true);
     expect(again.thumbnail.equals(model().thumbnail)).toBe(true);
@@ -141,7 +141,7 @@ describe('the sample dish of the embed demo and older callers', () => {
   it('is a valid GLB, a USDZ and a thumbnail of the requested size', async () => {
     const report = await validateBytes(new Uint8Array(createSampleDishGlb()), { format: 'glb' });
     expect(report.issues.numErrors).toBe(0);
-    expect(readZip(await createSampleDishUsdz())[0]!.name).toMatch(/\.usda$/);
+    expect(readZip(createSampleDishUsdz())[0]!.name).toMatch(/\.usda$/);
     expect(pixels(createSampleThumbnailPng(48))).toMatchObject({ width: 48, height: 48 });
   });
 });

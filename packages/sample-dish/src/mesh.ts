@@ -1,3 +1,5 @@
+import { cross, sub } from './vector.js';
+
 /**
  * A triangle mesh in metres, Y up. Normals are always derived from the triangles, so any transform or
  * deformation keeps them right; a crease is a position stored twice, once for each side.
@@ -10,19 +12,24 @@ export interface Mesh {
 
 export type Vec3 = [number, number, number];
 
+export const vertexAt = (values: number[], index: number): Vec3 => [values[index * 3]!, values[index * 3 + 1]!, values[index * 3 + 2]!];
+
+/**
+ * The cross product of a triangle's edges from corner `a` (vertex indices into `positions`): along its
+ * normal as the winding says, and as long as twice its area.
+ */
+export const triangleCross = (positions: number[], a: number, b: number, c: number): Vec3 => {
+  const origin = vertexAt(positions, a);
+  return cross(sub(vertexAt(positions, b), origin), sub(vertexAt(positions, c), origin));
+};
+
 /** Area-weighted smooth vertex normals of the triangles. */
 function computeNormals(positions: number[], indices: number[]): number[] {
   const normals = new Array<number>(positions.length).fill(0);
   for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
-    const ux = positions[b]! - positions[a]!;
-    const uy = positions[b + 1]! - positions[a + 1]!;
-    const uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!;
-    const vy = positions[c + 1]! - positions[a + 1]!;
-    const vz = positions[c + 2]! - positions[a + 2]!;
-    const n = [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
-    for (const vertex of [a, b, c]) for (let k = 0; k < 3; k++) normals[vertex + k]! += n[k]!;
+    const [a, b, c] = [indices[t]!, indices[t + 1]!, indices[t + 2]!];
+    const n = triangleCross(positions, a, b, c);
+    for (const vertex of [a, b, c]) for (let k = 0; k < 3; k++) normals[vertex * 3 + k]! += n[k]!;
   }
   for (let i = 0; i < normals.length; i += 3) {
     const length = Math.hypot(normals[i]!, normals[i + 1]!, normals[i + 2]!);
@@ -34,8 +41,6 @@ function computeNormals(positions: number[], indices: number[]): number[] {
   }
   return normals;
 }
-
-export const vertexAt = (values: number[], index: number): Vec3 => [values[index * 3]!, values[index * 3 + 1]!, values[index * 3 + 2]!];
 
 export const meshOf = (positions: number[], indices: number[]): Mesh => ({
   positions,

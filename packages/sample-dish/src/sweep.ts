@@ -1,4 +1,4 @@
-import { meshOf, type Mesh } from './mesh.js';
+import { meshOf, triangleCross, type Mesh } from './mesh.js';
 
 /** A point of an outline in the horizontal (x, z) plane. */
 export type Vec2 = [number, number];
@@ -33,12 +33,6 @@ function outlineNormals(outline: Vec2[]): Vec2[] {
   });
 }
 
-const triangleArea = (p: number[], a: number, b: number, c: number) => {
-  const u = [p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!];
-  const v = [p[c * 3]! - p[a * 3]!, p[c * 3 + 1]! - p[a * 3 + 1]!, p[c * 3 + 2]! - p[a * 3 + 2]!];
-  return Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!);
-};
-
 /**
  * Sweeps a closed outline through rings from bottom to top, walking the surface so that the outside is
  * on the right (outward along the bottom, up the side, inward across the top). A ring of scale 0 is a
@@ -66,7 +60,8 @@ export function sweep(outline: Vec2[], rings: Ring[], options: { closed?: boolea
         [lower[i]!, upper[i]!, lower[next]!],
         [lower[next]!, upper[i]!, upper[next]!],
       ] as const) {
-        if (triangleArea(positions, a, b, c) > 1e-14) indices.push(a, b, c);
+        // Triangles of no area (at a ring closed to a point, between the equal rings of a crease) are left out.
+        if (Math.hypot(...triangleCross(positions, a, b, c)) > 1e-14) indices.push(a, b, c);
       }
     }
   }

@@ -214,7 +214,7 @@ describe('the admin token', () => {
         .set(h.admin)
         .send({ restaurantId: restaurant.id, type: 'secret', environment: 'live', name: 'k' })
     ).body.data;
-    const files = { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(32) };
+    const files = { glb: createSampleDishGlb(), usdz: createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(32) };
     const stored = await storedFiles();
     const slug = unique('never-created');
     const snapshot = async () => ({
@@ -527,8 +527,8 @@ async function storedFiles(): Promise<string[]> {
 
 describe('model uploads', () => {
   let files: Record<ModelPart, Buffer>;
-  beforeAll(async () => {
-    files = { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(48) };
+  beforeAll(() => {
+    files = { glb: createSampleDishGlb(), usdz: createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(48) };
   });
 
   const upload = (itemId: string, parts: Partial<Record<string, Buffer>>, filenames: Partial<Record<string, string>> = {}) => {

@@ -1,15 +1,12 @@
-import type { Mesh } from '../mesh.js';
+import { vertexAt, type Mesh } from '../mesh.js';
+import { cross, dot } from '../vector.js';
 
 /** Signed volume by the divergence theorem: positive when the triangles face outwards. */
 export function signedVolume({ positions: p, indices }: Mesh): number {
   let volume = 0;
   for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
-    volume +=
-      (p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) -
-        p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) +
-        p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!)) /
-      6;
+    const [a, b, c] = [vertexAt(p, indices[t]!), vertexAt(p, indices[t + 1]!), vertexAt(p, indices[t + 2]!)];
+    volume += dot(a, cross(b, c)) / 6;
   }
   return volume;
 }

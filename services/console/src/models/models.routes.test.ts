@@ -12,8 +12,8 @@ type Part = 'glb' | 'usdz' | 'thumbnail' | 'extra';
 
 const h = useAppHarness();
 let files: Record<'glb' | 'usdz' | 'thumbnail', Buffer>;
-beforeAll(async () => {
-  files = { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
+beforeAll(() => {
+  files = { glb: createSampleDishGlb(), usdz: createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
 });
 
 function upload(itemId: string, parts: Partial<Record<Part, Buffer>>) {

@@ -12,8 +12,8 @@ import { seedItem, seedRestaurant } from '../testing/factories.js';
 // driven by the real SDK) under the same content-addressed keys the catalog signs URLs for.
 const h = useAppHarness({ storage: 's3' });
 let files: Record<'glb' | 'usdz' | 'thumbnail', Buffer>;
-beforeAll(async () => {
-  files = { glb: createSampleDishGlb(), usdz: await createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
+beforeAll(() => {
+  files = { glb: createSampleDishGlb(), usdz: createSampleDishUsdz(), thumbnail: createSampleThumbnailPng(64) };
 });
 
 const upload = (app: typeof h.app, itemId: string) => {
