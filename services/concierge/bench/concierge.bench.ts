@@ -29,13 +29,14 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // The upstream: answers every chat completion at once, a first sentence then a few more words (the
 // reply guard lets a sentence go once it ends).
+const FIRST_SENTENCE = 'Hello there. ';
 const upstream = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const chunk = (content: string) =>
       `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
-    res.write(chunk('Hello there. '));
+    res.write(chunk(FIRST_SENTENCE));
     res.write(chunk('Enjoy'));
     res.end('data: [DONE]\n\n');
   });
@@ -83,6 +84,7 @@ const gateway = startProcess(here('../../gateway/dist/main.js'), {
   CONCIERGE_URL: `http://127.0.0.1:${conciergePort}`,
   INTERNAL_JWT_PRIVATE_KEY: jwt.privateKey,
 });
+await waitUntilUp(`http://127.0.0.1:${conciergePort}/healthz`);
 await waitUntilUp(`http://127.0.0.1:${gatewayPort}/v1/partner/me`, auth);
 await Promise.all([pinToCore(concierge, 0), pinToCore(gateway, 0)]);
 
@@ -119,7 +121,7 @@ const direct = () =>
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
     },
-    ['"content":"Hello"'],
+    [`"content":${JSON.stringify(FIRST_SENTENCE)}`],
   );
 
 // Warm: the first few hundred turns still tune the JIT of both services.
