@@ -44,6 +44,7 @@ describe('migrateToLatest', () => {
       '2026-12-07-outbox-trace-context',
       '2026-12-08-accounts',
       '2026-12-09-embed-views',
+      '2026-12-10-item-drafts',
     ]);
 
     const again = await migrateToLatest(first);

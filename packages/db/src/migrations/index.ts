@@ -17,6 +17,7 @@ import * as auditEvents from './2026-12-06-audit-events.js';
 import * as outboxTraceContext from './2026-12-07-outbox-trace-context.js';
 import * as accounts from './2026-12-08-accounts.js';
 import * as embedViews from './2026-12-09-embed-views.js';
+import * as itemDrafts from './2026-12-10-item-drafts.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07-outbox-trace-context': outboxTraceContext,
   '2026-12-08-accounts': accounts,
   '2026-12-09-embed-views': embedViews,
+  '2026-12-10-item-drafts': itemDrafts,
 };
