@@ -60,7 +60,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
     commandTimeoutMs: config.redisCommandTimeoutMs,
   });
   const menuPages = new MenuPageCache({ ttlMs: config.accessCacheTtlMs });
-  const storage = storageFromConfig(config.storage);
+  const storage = await storageFromConfig(config.storage);
   const catalogMetrics = deps.metrics && new CatalogMetrics(deps.metrics);
   await subscribeToInvalidations(subscriber, { channel: accessInvalidations, prefix: config.redisPrefix }, itemAccess, deps.logger);
   await subscribeToInvalidations(subscriber, { channel: menuInvalidations, prefix: config.redisPrefix }, menuPages, deps.logger);

@@ -5,7 +5,6 @@ import { createServiceDeps, type ServiceDeps } from '@partner/http';
 import type { ConciergeConfig } from './config.js';
 import { MenuIndexBuilds } from './grounding/menu-index-builds.js';
 import { MenuIndexCache } from './grounding/menu-index-cache.js';
-import { OpenAIChatProvider } from './providers/openai-provider.js';
 import type { ChatProvider } from './providers/provider.js';
 import { SandboxChatProvider } from './providers/sandbox-provider.js';
 import { VisitorShares } from './chat/visitor-share.js';
@@ -45,7 +44,8 @@ export async function createDeps(config: ConciergeConfig): Promise<{ deps: Conci
       usageMeter: new UsageMeter(deps.db),
       visitorShares: new VisitorShares(deps.redis, deps.redisPrefix, config.visitorShare),
       menuIndexes: new MenuIndexCache(indexBuilds, { maxBytes: config.menuIndex.maxBytes, logger: deps.logger }),
-      liveProvider: config.openai ? new OpenAIChatProvider(config.openai) : null,
+      // The OpenAI client (about 20 MB a process) is loaded only when a model is configured.
+      liveProvider: config.openai ? new (await import('./providers/openai-provider.js')).OpenAIChatProvider(config.openai) : null,
       sandboxProvider: new SandboxChatProvider(),
       heartbeatMs: config.heartbeatMs,
       publicBaseUrl: config.publicBaseUrl,

@@ -2,7 +2,6 @@ import { storageFromConfig, type AssetStorage } from '@partner/assets';
 import { createServiceDeps, type ServiceDeps } from '@partner/http';
 import { Sessions } from './accounts/sessions.js';
 import { SignInLimits } from './accounts/sign-in-limits.js';
-import { SignInMailer } from './accounts/sign-in-mailer.js';
 import type { SignInDeps } from './accounts/sign-in.service.js';
 import type { ConsoleConfig } from './config.js';
 import { WebhooksServiceClient } from './webhooks/webhooks.client.js';
@@ -22,8 +21,10 @@ export interface ConsoleDeps extends ServiceDeps, SignInDeps {
 
 export async function createDeps(config: ConsoleConfig): Promise<{ deps: ConsoleDeps; closeDeps: () => Promise<void> }> {
   const { deps, closeDeps } = await createServiceDeps('console', config, { purgesIdempotencyRecords: false });
-  const storage = storageFromConfig(config.storage);
-  const signInMailer = config.mail && new SignInMailer(config.mail.smtpUrl, config.mail.from, deps.logger);
+  const storage = await storageFromConfig(config.storage);
+  // nodemailer (about 25 MB a process) is loaded only when mail is configured.
+  const signInMailer =
+    config.mail && new (await import('./accounts/sign-in-mailer.js')).SignInMailer(config.mail.smtpUrl, config.mail.from, deps.logger);
   return {
     deps: {
       ...deps,

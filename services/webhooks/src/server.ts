@@ -4,7 +4,6 @@ import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { Dispatcher } from './dispatcher/dispatcher.js';
-import { OwnerMailer } from './dispatcher/owner-mailer.js';
 import { resealEndpointSecrets } from './endpoints/endpoint-secrets.js';
 import { WebhooksMetrics } from './webhooks-metrics.js';
 
@@ -17,7 +16,10 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
   // After a key rotation, secrets under the older key are sealed again before anything is sent.
   await resealEndpointSecrets(deps.db, deps.sealing, deps.logger);
   const app = createApp(deps);
-  const mailer = config.smtpUrl ? new OwnerMailer(config.smtpUrl, config.notifyFrom, deps.logger) : undefined;
+  // nodemailer (about 25 MB a process) is loaded only when mail is configured.
+  const mailer = config.smtpUrl
+    ? new (await import('./dispatcher/owner-mailer.js')).OwnerMailer(config.smtpUrl, config.notifyFrom, deps.logger)
+    : undefined;
   // The dispatcher's own pool commits asynchronously: a write of its that a Postgres crash undoes only
   // makes an attempt go again (at-least-once holds, docs/decisions.md). The API's writes (endpoints,
   // resends, recoveries) stay synchronous on deps.db.
