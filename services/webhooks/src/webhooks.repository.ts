@@ -561,10 +561,6 @@ export async function findOwnedDelivery(db: Executor, owner: Owner | null, id: s
 }
 
 /** Every attempt to send one event to one endpoint (retries and resends are rows of their own), oldest first. */
-export async function listEventAttempts(db: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow[]> {
-  return eventAttempts(db, eventId, endpointId).execute();
-}
-
 const eventAttempts = (db: Executor, eventId: string, endpointId: string) =>
   db
     .selectFrom('webhook_deliveries')
@@ -574,16 +570,26 @@ const eventAttempts = (db: Executor, eventId: string, endpointId: string) =>
     .orderBy('created_at')
     .orderBy('id');
 
-/** A delivery and the event it carries, when the event is still kept (a test event never is). */
-export async function findOwnedDeliveryWithEvent(db: Executor, owner: Owner | null, id: string) {
-  const delivery = await findOwnedDelivery(db, owner, id);
-  if (!delivery) return undefined;
-  const event = await db
-    .selectFrom('outbox_events')
-    .select(['id', 'type', 'created_at', 'data'])
-    .where('id', '=', delivery.event_id)
-    .executeTakeFirst();
-  return { delivery, event };
+/**
+ * A delivery with every attempt at sending its event to its endpoint, in one query: a row per attempt,
+ * oldest first, the delivery's own among them. The event, while still kept (a test event never is), is
+ * joined on the delivery's own row only (`kept_event_*`, null on the others): its data is read once.
+ * No rows: no such delivery, or (an owner given) its endpoint is another owner's.
+ */
+export async function listOwnedDeliveryAttempts(db: Executor, owner: Owner | null, id: string) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .innerJoin('webhook_deliveries as a', (join) =>
+      join.onRef('a.event_id', '=', 'd.event_id').onRef('a.endpoint_id', '=', 'd.endpoint_id'),
+    )
+    .leftJoin('outbox_events as o', (join) => join.onRef('o.id', '=', 'd.event_id').onRef('a.id', '=', 'd.id'))
+    .selectAll('a')
+    .select(['o.id as kept_event_id', 'o.type as kept_event_type', 'o.created_at as kept_event_created_at', 'o.data as kept_event_data'])
+    .where('d.id', '=', id)
+    .where('e.deleted_at', 'is', null);
+  if (owner) query = query.where('e.owner_kind', '=', owner.kind).where('e.owner_id', '=', owner.id);
+  return query.orderBy('a.created_at').orderBy('a.id').execute();
 }
 
 export async function insertNotification(

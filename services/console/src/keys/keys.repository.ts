@@ -30,12 +30,16 @@ export async function findApiKeyById(db: Executor, id: string): Promise<ApiKeyRo
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Revokes the key at `at` unless it is revoked already (its first revocation time stays), and returns it
+ * either way; undefined when no key has this id. One statement: a concurrent revocation, waited for on
+ * the row lock, is the one whose time is kept.
+ */
 export async function revokeApiKey(db: Executor, id: string, at: Date): Promise<ApiKeyRow | undefined> {
   return db
     .updateTable('api_keys')
-    .set({ revoked_at: at })
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
     .where('id', '=', id)
-    .where('revoked_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
 }

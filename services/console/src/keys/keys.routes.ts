@@ -4,8 +4,6 @@ import { zId } from '@partner/contracts';
 import { ZCreateKey } from '@partner/contracts/console';
 import { parseWith } from '@partner/http';
 import { actorOf, type ConsoleActor, reach } from '../accounts/actor.js';
-import { reachKey } from '../accounts/reach-rows.js';
-import { refuseManagedKey } from './managed-keys.js';
 import type { ConsoleDeps } from '../deps.js';
 import { createKey, listKeys, revokeKey } from './keys.service.js';
 
@@ -35,9 +33,6 @@ export function registerKeyRoutes(router: Router, deps: ConsoleDeps): void {
     res.json({ data: await listKeys(deps, filter) });
   });
   router.post('/console/keys/:id/revoke', async (req, res) => {
-    const actor = actorOf(req);
-    await reachKey(deps.db, actor, req.params.id);
-    if (actor.kind === 'account') await refuseManagedKey(deps, req.params.id);
-    res.json({ data: await revokeKey(deps, req.params.id) });
+    res.json({ data: await revokeKey(deps, actorOf(req), req.params.id) });
   });
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { asScopes, DEFAULT_SECRET_SCOPES, generateApiKey, isWildcardTooBroad, redactKey } from '@partner/auth';
-import { managedKeyHashes } from './managed-keys.js';
+import { managedKeyHashes, refuseManagedKey } from './managed-keys.js';
 import { keyInvalidations, newId, readKeysLastUsed } from '@partner/http';
 import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, revokeApiKey } from './keys.repository.js';
 import { findIntegratorOrgById } from '../integrators/integrators.repository.js';
@@ -8,6 +8,8 @@ import { type ApiKeyRow, findRestaurantById } from '@partner/db';
 import { AppError } from '@partner/contracts';
 import type { TConsoleKey, ZCreateKey } from '@partner/contracts/console';
 import type { ConsoleDeps } from '../deps.js';
+import type { ConsoleActor } from '../accounts/actor.js';
+import { reachKey } from '../accounts/reach-rows.js';
 
 /** Live keys start at this per-minute ceiling unless created with another; test keys are capped at 60 anyway. */
 const DEFAULT_RATE_LIMIT = { live: 600, test: 60 } as const;
@@ -94,9 +96,14 @@ export async function listKeys(deps: ConsoleDeps, owner: { restaurantId?: string
   }));
 }
 
-/** Revocation is immediate on every gateway replica (pub/sub) and idempotent here. */
-export async function revokeKey(deps: ConsoleDeps, id: string) {
-  const row = (await revokeApiKey(deps.db, id, deps.now())) ?? (await findApiKeyById(deps.db, id));
+/**
+ * Revocation is immediate on every gateway replica (pub/sub) and idempotent here. A person reaches the
+ * key through its owner and may not revoke one the platform manages: one read of the key answers both.
+ * Operators reach every key, managed ones too, without that read.
+ */
+export async function revokeKey(deps: ConsoleDeps, actor: ConsoleActor, id: string) {
+  if (actor.kind === 'account') refuseManagedKey(deps, reachKey(actor, await findApiKeyById(deps.db, id)));
+  const row = await revokeApiKey(deps.db, id, deps.now());
   if (!row) throw new AppError('not_found', 'No such key.');
   await keyInvalidations.publish(deps.redis, deps.redisPrefix, { keyId: id });
   return presentKey(row);

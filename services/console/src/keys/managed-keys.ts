@@ -1,8 +1,9 @@
 import { derivePublishableKey, type GeneratedKey } from '@partner/auth';
+import type { ApiKeyRow } from '@partner/db';
 import { keyInvalidations, newId } from '@partner/http';
 import type { ConsoleDeps } from '../deps.js';
 import { AppError } from '@partner/contracts';
-import { findApiKeyById, upsertManagedKey } from './keys.repository.js';
+import { upsertManagedKey } from './keys.repository.js';
 
 type KeyDeps = Pick<ConsoleDeps, 'menuPageKeySecret' | 'menuPageKeyEnvironment'>;
 
@@ -49,9 +50,8 @@ export async function dashboardPreviewKey(deps: ConsoleDeps, restaurantId: strin
 }
 
 /** A person may not revoke a key the platform manages: the page or preview that uses it would break. */
-export async function refuseManagedKey(deps: ConsoleDeps, keyId: string): Promise<void> {
-  const row = await findApiKeyById(deps.db, keyId);
-  const managedBy = row?.restaurant_id ? managedKeyHashes(deps, row.restaurant_id).get(row.key_hash) : undefined;
+export function refuseManagedKey(deps: KeyDeps, key: Pick<ApiKeyRow, 'restaurant_id' | 'key_hash'>): void {
+  const managedBy = key.restaurant_id ? managedKeyHashes(deps, key.restaurant_id).get(key.key_hash) : undefined;
   if (managedBy === 'menu-page')
     throw new AppError('conflict', 'This key belongs to your public menu page: switch the page off to revoke it.');
   if (managedBy === 'dashboard-preview')

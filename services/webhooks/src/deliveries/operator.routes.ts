@@ -4,16 +4,9 @@ import type { OwnerRef } from '@partner/auth';
 import type { Executor } from '@partner/db';
 import { operatorScope, parseWith } from '@partner/http';
 import type { WebhooksDeps } from '../deps.js';
-import {
-  findOwnedDeliveryWithEvent,
-  findOwnedWebhookEndpoint,
-  listEventAttempts,
-  findWebhookEndpoint,
-  updateWebhookEndpoint,
-} from '../webhooks.repository.js';
-import { eventBody } from '../dispatcher/send-event.js';
+import { findOwnedWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 import { recoverDeliveries, recoverEndpoint, recoveryRange } from './recovery.js';
-import { listDeliveries, presentDelivery, presentWebhookEndpoint, resendDelivery } from './webhook-records.js';
+import { listDeliveries, presentWebhookEndpoint, resendDelivery, showDelivery } from './webhook-records.js';
 
 /**
  * The dashboard's webhook actions. Console calls them with an operator token (any owner) or, for a
@@ -28,23 +21,8 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
   router.get('/internal/webhook-deliveries', async (req, res) => {
     res.json(await listDeliveries(deps, operatorScope(req.principal), parseWith(ZDeliveryListQuery, req.query, 'query')));
   });
-  // One delivery with what it carried: the payload as the receiver got it (null for a test event, for an
-  // event never sent there, or once retention has removed it), and every attempt at sending that event
-  // there, with its answer.
   router.get('/internal/webhook-deliveries/:id', async (req, res) => {
-    const found = await findOwnedDeliveryWithEvent(deps.db, operatorScope(req.principal), req.params.id);
-    if (!found) throw new AppError('not_found', 'No such webhook delivery.');
-    const { delivery, event } = found;
-    const attempts = await listEventAttempts(deps.db, delivery.event_id, delivery.endpoint_id);
-    // Only what went out: a held or skipped event (a lapsed plan, an ended grant) is not the receiver's to read.
-    const sent = attempts.some((attempt) => attempt.status === 'succeeded' || attempt.status === 'failed');
-    res.json({
-      data: {
-        ...presentDelivery(delivery),
-        payload: event && sent ? eventBody({ id: event.id, type: event.type, createdAt: event.created_at, data: event.data }) : null,
-        attempts: attempts.map(presentDelivery),
-      },
-    });
+    res.json({ data: await showDelivery(deps, operatorScope(req.principal), req.params.id) });
   });
   router.post('/internal/webhook-deliveries/:id/resend', async (req, res) => {
     res.status(201).json({ data: await resendDelivery(deps, operatorScope(req.principal), req.params.id) });

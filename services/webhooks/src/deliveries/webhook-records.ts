@@ -17,7 +17,9 @@ import {
   insertDeliveries,
   lockEventRestaurants,
   listOwnedDeliveries,
+  listOwnedDeliveryAttempts,
 } from '../webhooks.repository.js';
+import { eventBody } from '../dispatcher/send-event.js';
 
 // Webhook records as both the Partner API (an owner's own) and the dashboard (console's operator
 // routes, any owner) show them.
@@ -72,6 +74,25 @@ export async function listDeliveries(
       ? encodeListCursor(deps.cursorKey, binding, { createdAt: last.created_at.toISOString(), id: last.id })
       : null;
   return { data: page.map(presentDelivery), meta: { nextCursor } };
+}
+
+/**
+ * One delivery with what it carried: the payload as the receiver got it (null for a test event, for an
+ * event never sent there, or once retention has removed it), and every attempt at sending that event
+ * there, with its answer. A delivery to another owner's endpoint (an owner given) is as missing as none.
+ */
+export async function showDelivery(deps: { db: Executor }, owner: Owner | null, id: string) {
+  const attempts = await listOwnedDeliveryAttempts(deps.db, owner, id);
+  const delivery = attempts.find((attempt) => attempt.id === id);
+  if (!delivery) throw new AppError('not_found', 'No such webhook delivery.');
+  // Only what went out: a held or skipped event (a lapsed plan, an ended grant) is not the receiver's to read.
+  const sent = attempts.some((attempt) => attempt.status === 'succeeded' || attempt.status === 'failed');
+  const { kept_event_id: eventId, kept_event_type: type, kept_event_created_at: createdAt, kept_event_data: data } = delivery;
+  return {
+    ...presentDelivery(delivery),
+    payload: eventId !== null && sent ? eventBody({ id: eventId, type: type!, createdAt: createdAt!, data }) : null,
+    attempts: attempts.map(presentDelivery),
+  };
 }
 
 /**
