@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storageFromConfig } from './storage-from-config.js';
 import { startS3TestServer, type S3TestServer } from './testing/s3-test-server.js';
 
@@ -14,15 +14,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3.close();
   await rm(parent, { recursive: true, force: true });
-  vi.unstubAllEnvs();
 });
+afterEach(() => vi.unstubAllEnvs());
 
 describe('storageFromConfig', () => {
   it('makes a missing local directory and stores there', async () => {
     const { storage, close } = await storageFromConfig({ driver: 'local', dir: join(parent, 'new', 'assets') });
-    await storage.put('a.glb', Buffer.from('glTF'));
-    expect((await storage.stat('a.glb'))?.size).toBe(4);
-    close();
+    try {
+      await storage.put('a.glb', Buffer.from('glTF'));
+      expect((await storage.stat('a.glb'))?.size).toBe(4);
+    } finally {
+      close();
+    }
   });
 
   it('loads the S3 driver when configured, with credentials from the environment as the SDK reads them', async () => {
@@ -36,9 +39,12 @@ describe('storageFromConfig', () => {
       forcePathStyle: true,
       timeoutMs: 2000,
     });
-    await storage.put('b.glb', Buffer.from('glTF!'));
-    expect((await storage.stat('b.glb'))?.size).toBe(5);
-    expect(await storage.check()).toBeNull();
-    close();
+    try {
+      await storage.put('b.glb', Buffer.from('glTF!'));
+      expect((await storage.stat('b.glb'))?.size).toBe(5);
+      expect(await storage.check()).toBeNull();
+    } finally {
+      close();
+    }
   });
 });

@@ -1,8 +1,6 @@
 export { DEMO_MENU, type DemoDish, type DemoSection, type DishKind } from './demo-menu.js';
 export { createDishModel, createSampleDishGlb, createSampleDishUsdz, createSampleThumbnailPng } from './dish-model.js';
 export { meshToGlb } from './glb.js';
-export type { Material } from './material.js';
 export type { Mesh } from './mesh.js';
-export type { Part } from './part.js';
 export { plateMesh } from './tableware.js';
 export { usdaToUsdz } from './usdz.js';

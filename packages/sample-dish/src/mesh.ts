@@ -1,4 +1,6 @@
-import { cross, sub } from './vector.js';
+import { cross, sub, type Vec3 } from './vector.js';
+
+export type { Vec3 };
 
 /**
  * A triangle mesh in metres, Y up. Normals are always derived from the triangles, so any transform or
@@ -9,8 +11,6 @@ export interface Mesh {
   normals: number[];
   indices: number[];
 }
-
-export type Vec3 = [number, number, number];
 
 export const vertexAt = (values: number[], index: number): Vec3 => [values[index * 3]!, values[index * 3 + 1]!, values[index * 3 + 2]!];
 

@@ -1,4 +1,5 @@
-import type { Vec3 } from './mesh.js';
+/** A point or direction in metres, Y up. */
+export type Vec3 = [number, number, number];
 
 export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

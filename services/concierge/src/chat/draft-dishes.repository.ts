@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '@partner/db';
 
 /** More draft names than this are not looked for: the guard's pattern stays small. */
@@ -13,7 +14,8 @@ export async function listDraftDishNames(db: Db, restaurantId: string): Promise<
     .selectFrom('items')
     .select('name')
     .where('restaurant_id', '=', restaurantId)
-    .where('status', '=', 'draft')
+    // A literal, not a parameter: a generic plan (a prepared statement) must still see the drafts' index.
+    .where('status', '=', sql.lit('draft'))
     .where('deleted_at', 'is', null)
     .orderBy('updated_at', 'desc')
     .limit(MOST_NAMES)

@@ -74,8 +74,8 @@ export class SentenceRules {
   /** The names of the dishes the turn retrieved, built once: every sentence is read without them. */
   private readonly retrievedNames: RegExp | null;
   /**
-   * The names of the dishes a sentence cites, by their ids in the order cited: built once a turn for
-   * each set, which sentences (and the pieces of a long one, judged again) cite again.
+   * Cited dishes' name patterns, keyed by their ids in citation order: a set cited again (a later
+   * sentence, or the next piece of a long one) reuses its pattern.
    */
   private readonly citedNames = new Map<string, RegExp | null>();
   private readonly pricesWhenNoDishCited: Set<number>;
@@ -98,7 +98,7 @@ export class SentenceRules {
     }
     if (this.namesDraft(sentence, cited)) return { withheld: 'draft_dish' };
     const allowed = cited.size
-      ? new Set([...[...cited.values()].map((dish) => dish.priceCents), ...this.facts.housePrices])
+      ? new Set([...Array.from(cited.values(), (dish) => dish.priceCents), ...this.facts.housePrices])
       : this.pricesWhenNoDishCited;
     if (pricesIn(sentence).some((price) => !allowed.has(price))) return { withheld: 'unknown_price' };
     if (HUMAN_CLAIM.test(sentence)) return { withheld: 'human_claim' };

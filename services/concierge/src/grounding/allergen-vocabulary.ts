@@ -48,8 +48,8 @@ export const FREE_OF_BY_TAG: Readonly<Record<string, readonly string[]>> = {
 /**
  * The words of a question that asks about allergens, as `tokenize` leaves them (lower case, unstemmed):
  * such a question gets a `detail` event with the declared allergens of each dish it is about, even when
- * it avoids none ("is there gluten in the pasta?"): the allergens' and the conditions' names, the words
- * of asking about them, and the commonest other names of an allergen.
+ * it avoids none ("is there gluten in the pasta?"): the allergens' and the conditions' names, and the
+ * rest of the word list this replaced, kept as it was (widening it changes which questions get details).
  */
 export const ALLERGEN_QUESTION_WORDS: ReadonlySet<string> = new Set([
   ...Object.keys(ALLERGEN_NAMES),
