@@ -1,5 +1,7 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { get } from './api';
+import { Loading, Note } from './ui';
 
 // The project's own embeds, live in the dashboard: the gateway's scripts, run with the restaurant's
 // dashboard preview key (a publishable test key that only the dashboard's origin may use).
@@ -39,7 +41,7 @@ function loadScript(src: string): Promise<void> {
 }
 
 /** The embed script loaded and the restaurant's preview key, or why not. */
-export function useEmbed(restaurantId: string, file: 'v1.js' | 'concierge.v1.js') {
+function useEmbed(restaurantId: string, file: 'v1.js' | 'concierge.v1.js') {
   const [state, setState] = useState<{ key?: string; error?: string }>({});
   useEffect(() => {
     let current = true;
@@ -55,4 +57,25 @@ export function useEmbed(restaurantId: string, file: 'v1.js' | 'concierge.v1.js'
     };
   }, [restaurantId, file]);
   return state;
+}
+
+/**
+ * An embed (`what` names it to the owner) with the restaurant's preview key, once its script has loaded:
+ * a loading state meanwhile, and a warning if it cannot load.
+ */
+export function Embed(props: {
+  restaurantId: string;
+  file: 'v1.js' | 'concierge.v1.js';
+  what: string;
+  children: (key: string) => ComponentChildren;
+}) {
+  const embed = useEmbed(props.restaurantId, props.file);
+  if (embed.error)
+    return (
+      <Note tone="warning">
+        The {props.what} could not load: {embed.error}
+      </Note>
+    );
+  if (!embed.key) return <Loading />;
+  return <>{props.children(embed.key)}</>;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { TConsoleRestaurant } from '@partner/contracts/console';
 import { get, send } from '../api';
-import { useEmbed } from '../embeds';
+import { Embed } from '../embeds';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
 import { Button, ErrorNote, Field, Loading, Note, PageTitle, Section } from '../ui';
@@ -97,16 +97,17 @@ export function ConciergeTab({ owner }: TabProps) {
 
 /** The concierge widget itself, with the dashboard's test key: answers as guests would get them, in test mode. */
 function TryIt(props: { restaurantId: string }) {
-  const embed = useEmbed(props.restaurantId, 'concierge.v1.js');
-  if (embed.error) return <Note tone="warning">The widget could not load: {embed.error}</Note>;
-  if (!embed.key) return <Loading />;
   return (
-    <>
-      <p>
-        Open the chat button at the bottom right and ask what a guest would. It runs in test mode: nothing counts against your allowance,
-        and without a model configured the answers come from the sandbox.
-      </p>
-      <service-concierge restaurant-id={props.restaurantId} publishable-key={embed.key} />
-    </>
+    <Embed restaurantId={props.restaurantId} file="concierge.v1.js" what="widget">
+      {(key) => (
+        <>
+          <p>
+            Open the chat button at the bottom right and ask what a guest would. It runs in test mode: nothing counts against your
+            allowance, and without a model configured the answers come from the sandbox.
+          </p>
+          <service-concierge restaurant-id={props.restaurantId} publishable-key={key} />
+        </>
+      )}
+    </Embed>
   );
 }

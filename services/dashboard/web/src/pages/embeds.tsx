@@ -1,10 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import type { TItem } from '@partner/contracts';
 import { get } from '../api';
-import { gatewayOrigin, useEmbed } from '../embeds';
+import { Embed, gatewayOrigin } from '../embeds';
 import { useLoad } from '../hooks';
 import type { TabProps } from '../types';
-import { CopyButton, Loading, Note, PageTitle, Section } from '../ui';
+import { CopyButton, Loading, PageTitle, Section } from '../ui';
 
 /** Copy-paste snippets for the 3D viewer and the concierge widget, the viewer live beside its snippet. */
 export function EmbedsTab({ owner }: TabProps) {
@@ -37,14 +37,15 @@ export function EmbedsTab({ owner }: TabProps) {
 }
 
 function LiveViewer(props: { restaurantId: string; item: TItem }) {
-  const embed = useEmbed(props.restaurantId, 'v1.js');
-  if (embed.error) return <Note tone="warning">The viewer could not load: {embed.error}</Note>;
-  if (!embed.key) return <Loading />;
   return (
-    <figure class="live">
-      <service-viewer class="preview" item-id={props.item.id} publishable-key={embed.key} />
-      <figcaption class="muted small">{props.item.name}, live, as your guests will see it.</figcaption>
-    </figure>
+    <Embed restaurantId={props.restaurantId} file="v1.js" what="viewer">
+      {(key) => (
+        <figure class="live">
+          <service-viewer class="preview" item-id={props.item.id} publishable-key={key} />
+          <figcaption class="muted small">{props.item.name}, live, as your guests will see it.</figcaption>
+        </figure>
+      )}
+    </Embed>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { TItem, TSection } from '@partner/contracts';
 import { call, get, send } from '../api';
-import { useEmbed } from '../embeds';
+import { Embed } from '../embeds';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
 import { Badge, Button, ErrorNote, Field, Loading, Note, PageTitle, Section, TableScroll } from '../ui';
@@ -234,20 +234,15 @@ function ModelUpload(props: { item: TItem; onDone: () => void }) {
 
 /** The dish as guests see it: the project's own viewer, live, with the dashboard's test key. */
 function ModelPreview(props: { item: TItem; restaurantId: string; onClose: () => void }) {
-  const embed = useEmbed(props.restaurantId, 'v1.js');
   return (
     <section class="card stack" aria-label={`3D preview of ${props.item.name}`}>
       <div class="card-head">
         <h2>{props.item.name} in 3D</h2>
         <Button onClick={props.onClose}>Close</Button>
       </div>
-      {embed.error ? (
-        <Note tone="warning">The viewer could not load: {embed.error}</Note>
-      ) : !embed.key ? (
-        <Loading />
-      ) : (
-        <service-viewer class="preview" item-id={props.item.id} publishable-key={embed.key} />
-      )}
+      <Embed restaurantId={props.restaurantId} file="v1.js" what="viewer">
+        {(key) => <service-viewer class="preview" item-id={props.item.id} publishable-key={key} />}
+      </Embed>
     </section>
   );
 }
