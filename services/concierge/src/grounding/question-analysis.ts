@@ -33,9 +33,11 @@ export function analyzeQuestion(question: string): QuestionAnalysis {
     pieces.forEach((piece, i) => {
       if (!('term' in piece)) return;
       const { term } = piece;
-      const avoided = negated.has(i) ? allergensOf(term) : [];
-      for (const allergen of avoided.length ? avoided : allergensAvoidedBy(term)) excludedAllergens.add(allergen);
-      if (avoided.length || allergensAvoidedBy(term).length) return;
+      // A negated allergen ("no nuts"), else one the term itself avoids ("nut-free"): either is no wish.
+      const named = negated.has(i) ? allergensOf(term) : [];
+      const avoided = named.length ? named : allergensAvoidedBy(term);
+      for (const allergen of avoided) excludedAllergens.add(allergen);
+      if (avoided.length) return;
       if (negated.has(i)) {
         excludedTerms.set(term, termOf(term));
       } else {
