@@ -65,6 +65,9 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     redis,
     redisPrefix: redisPrefix.prefix,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    // Password routes hash at production cost (scrypt, 128 MiB each): on CI's two busy cores one such
+    // request took longer than the default 8 s deadline and was answered 503. No test here times a deadline.
+    requestDeadlineMs: 30_000,
     logger,
     adminToken,
     publicUrl: 'http://dashboard.test',
