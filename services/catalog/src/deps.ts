@@ -15,6 +15,7 @@ import { HmacKey, ViewTokens } from '@partner/signing';
 import { CatalogMetrics } from './catalog-metrics.js';
 import type { CatalogConfig } from './config.js';
 import { ItemAccessCache } from './items/item-access-cache.js';
+import { PagePrefetch } from './items/page-prefetch.js';
 import { CoalescedReads } from './menu/coalesced-reads.js';
 import { buildMenu } from './menu/menu-build.js';
 import { MenuCache } from './menu/menu-cache.js';
@@ -27,6 +28,8 @@ export interface CatalogDeps extends ServiceDeps {
   usageMeter: UsageMeter;
   signer: AssetSigner;
   itemAccess: ItemAccessCache;
+  /** Sync pages read ahead of their requests (see listItems). */
+  pagePrefetch: PagePrefetch;
   menuPages: MenuPageCache;
   menus: MenuCache;
   /** The menu route's access check, one read at a time per owner and restaurant. */
@@ -72,6 +75,7 @@ export async function createDeps(config: CatalogConfig): Promise<{ deps: Catalog
       viewTokens: new ViewTokens(new HmacKey(config.viewTokenSecret), VIEW_TOKEN_LIFETIME_MS),
       usageMeter: new UsageMeter(deps.db),
       itemAccess,
+      pagePrefetch: new PagePrefetch({ onTake: catalogMetrics?.notePrefetchLookup }),
       menuPages,
       menus: new MenuCache({
         maxBytes: config.menuCacheMaxBytes,

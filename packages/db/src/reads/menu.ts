@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ItemRow, SectionRow } from '../schema.js';
+import type { SectionRow } from '../schema.js';
 import type { Executor } from './executor.js';
 
 export async function listSections(db: Executor, restaurantId: string): Promise<SectionRow[]> {
@@ -15,15 +15,17 @@ export interface MenuItemPage {
   limit: number;
 }
 
-/** One page of a section's published items in menu order (name, id), on the items_menu_order index. */
-export async function listMenuItemsPage(db: Executor, page: MenuItemPage): Promise<ItemRow[]> {
+/**
+ * One page of a section's published items in menu order (name, id), on the items_menu_order index; the
+ * caller selects what it needs of them.
+ */
+export function menuItemsPage(db: Executor, page: MenuItemPage) {
   let query = db
     .selectFrom('items')
-    .selectAll()
     .where('restaurant_id', '=', page.restaurantId)
     .where(sql<string>`coalesce(section_id, '')`, '=', page.sectionId ?? '')
     .where('status', '=', 'published')
     .where('deleted_at', 'is', null);
   if (page.after) query = query.where(sql<boolean>`(name, id) > (${page.after.name}, ${page.after.id})`);
-  return query.orderBy('name').orderBy('id').limit(page.limit).execute();
+  return query.orderBy('name').orderBy('id').limit(page.limit);
 }

@@ -1,9 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { describe, expect, it, vi } from 'vitest';
+import type { Principal } from '@partner/auth';
 import type { ItemRow } from '@partner/db';
 import { accessInvalidations } from '@partner/http';
 import { keyPrincipalFor, updateRestaurant } from '@partner/testing';
-import { expectError, expectGuarded, PUBLIC_BASE_URL, publishableKey, testKey, useAppHarness } from '../testing/app-harness.js';
+import {
+  type AppHarness,
+  expectError,
+  expectGuarded,
+  PUBLIC_BASE_URL,
+  publishableKey,
+  testKey,
+  useAppHarness,
+} from '../testing/app-harness.js';
+import { createApp } from '../app.js';
 import { VIEW_TOKEN_LIFETIME_MS } from '../deps.js';
+import { PagePrefetch, prefetchKey } from './page-prefetch.js';
 import {
   apiRequestCounters,
   apiRequestsUsed,
@@ -30,6 +42,36 @@ const inSyncOrder = (rows: ItemRow[]) =>
   [...rows].sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime() || (a.id < b.id ? -1 : 1));
 const signedUrl = (file: string) =>
   expect.stringMatching(new RegExp(`^${PUBLIC_BASE_URL}/v1/assets/\\d+/[\\w-]+/[0-9a-f]{64}/${file.replace('.', '\\.')}$`));
+
+interface SyncPage {
+  data: { id: string; name: string; updatedAt: string }[];
+  meta: { nextCursor: string | null; syncWindowEnd: string };
+}
+
+/** The pages after `first`, following `nextCursor` to the end of the sync with the same query. */
+async function followCursors(catalog: Pick<AppHarness, 'get'>, restaurantId: string, principal: Principal, query: string, first: SyncPage) {
+  const pages: SyncPage[] = [];
+  for (let cursor = first.meta.nextCursor; cursor;) {
+    const page = (await catalog.get(listPath(restaurantId, `${query}&cursor=${encodeURIComponent(cursor)}`), principal).expect(200))
+      .body as SyncPage;
+    pages.push(page);
+    cursor = page.meta.nextCursor;
+  }
+  return pages;
+}
+
+/**
+ * Another catalog replica on the same database, with a read-ahead of its own: the test sees its
+ * lookups (hit or miss) and the reads it holds.
+ */
+function catalogReplica() {
+  const lookups: boolean[] = [];
+  const pagePrefetch = new PagePrefetch({ onTake: (hit) => lookups.push(hit) });
+  const hold = vi.spyOn(pagePrefetch, 'hold');
+  const app = createApp({ ...h.deps, pagePrefetch });
+  const get = (path: string, principal: Principal) => request(app).get(path).set(h.caller.headers(principal));
+  return { lookups, pagePrefetch, hold, get };
+}
 
 /** A restaurant owned by a live restaurant key, with three published dishes. */
 async function seedMenu(overrides: Parameters<typeof seedRestaurant>[1] = {}) {
@@ -111,18 +153,116 @@ describe('GET /v1/partner/restaurants/{id}/items', () => {
     const { restaurant, key, items } = await seedMenu();
     items.push(await seedItem(h.deps.db, restaurant.id), await seedItem(h.deps.db, restaurant.id));
 
-    const first = await h.get(listPath(restaurant.id, 'limit=2'), key).expect(200);
+    const first = (await h.get(listPath(restaurant.id, 'limit=2'), key).expect(200)).body as SyncPage;
     const late = await seedItem(h.deps.db, restaurant.id);
-    const pages = [first.body];
-    for (let cursor = first.body.meta.nextCursor; cursor;) {
-      const page = (await h.get(listPath(restaurant.id, `limit=2&cursor=${encodeURIComponent(cursor)}`), key).expect(200)).body;
-      pages.push(page);
-      cursor = page.meta.nextCursor;
-    }
+    const pages = [first, ...(await followCursors(h, restaurant.id, key, 'limit=2', first))];
     expect(pages.map((page) => page.data.length)).toEqual([2, 2, 1]);
     expect(pages.flatMap((page) => ids(page.data))).toEqual(ids(inSyncOrder(items)));
     expect(new Set(pages.map((page) => page.meta.syncWindowEnd)).size).toBe(1);
     expect(pages.flatMap((page) => ids(page.data))).not.toContain(late.id);
+  });
+
+  it('reads each next page ahead: the later pages of a sync come from the read-ahead, every item once, in order', async () => {
+    const { restaurant, key, items } = await seedMenu();
+    items.push(await seedItem(h.deps.db, restaurant.id), await seedItem(h.deps.db, restaurant.id));
+    const replica = catalogReplica();
+
+    const first = (await replica.get(listPath(restaurant.id, 'limit=2'), key).expect(200)).body as SyncPage;
+    const pages = [first, ...(await followCursors(replica, restaurant.id, key, 'limit=2', first))];
+    expect(pages.map((page) => page.data.length)).toEqual([2, 2, 1]);
+    expect(pages.flatMap((page) => ids(page.data))).toEqual(ids(inSyncOrder(items)));
+    expect(replica.lookups).toEqual([true, true]);
+    expect(replica.hold).toHaveBeenCalledTimes(2); // not after the last page
+  });
+
+  it('answers a later page at the limit it is asked with, not the one its page was read ahead at', async () => {
+    const { restaurant, key, items } = await seedMenu();
+    for (let i = 0; i < 3; i++) items.push(await seedItem(h.deps.db, restaurant.id));
+    const replica = catalogReplica();
+
+    const first = (await replica.get(listPath(restaurant.id, 'limit=2'), key).expect(200)).body as SyncPage;
+    const pages = [first, ...(await followCursors(replica, restaurant.id, key, 'limit=3', first))];
+    expect(pages.map((page) => page.data.length)).toEqual([2, 3, 1]);
+    expect(pages.flatMap((page) => ids(page.data))).toEqual(ids(inSyncOrder(items)));
+    expect(replica.lookups).toEqual([false, false]);
+  });
+
+  it('stays gapless when a dish changes after its page was read ahead: seen as it was, then again in the next sync', async () => {
+    const { restaurant, key, items } = await seedMenu();
+    const changed = inSyncOrder(items)[2]!;
+    const replica = catalogReplica();
+
+    const first = (await replica.get(listPath(restaurant.id, 'limit=2'), key).expect(200)).body as SyncPage;
+    await replica.hold.mock.calls[0]![1]; // the second page has been read
+    const renamed = await touchItem(h.deps.db, changed.id, { name: 'Tiramisù della casa' });
+    const [second] = await followCursors(replica, restaurant.id, key, 'limit=2', first);
+    expect(replica.lookups).toEqual([true]);
+    expect([...ids(first.data), ...ids(second!.data)]).toEqual(ids(inSyncOrder(items)));
+    expect(second!.data.at(-1)).toMatchObject({ id: changed.id, name: changed.name, updatedAt: changed.updated_at.toISOString() });
+
+    const next = (await replica.get(listPath(restaurant.id, `updatedAfter=${first.meta.syncWindowEnd}`), key).expect(200)).body as SyncPage;
+    expect(next.data).toEqual([
+      expect.objectContaining({ id: changed.id, name: 'Tiramisù della casa', updatedAt: renamed.updated_at.toISOString() }),
+    ]);
+  });
+
+  it('reads a page that lands on another replica afresh, and ends the read-ahead there', async () => {
+    const { restaurant, key, items } = await seedMenu();
+    for (let i = 0; i < 3; i++) items.push(await seedItem(h.deps.db, restaurant.id));
+    const order = inSyncOrder(items);
+    const [a, b] = [catalogReplica(), catalogReplica()];
+    const page = (replica: typeof a, cursor: string | null) =>
+      replica.get(listPath(restaurant.id, `limit=2&cursor=${encodeURIComponent(cursor!)}`), key).expect(200);
+
+    const first = (await a.get(listPath(restaurant.id, 'limit=2'), key).expect(200)).body as SyncPage;
+    await a.hold.mock.calls[0]![1];
+    // Changed after a read its page ahead, before b reads it: it leaves this window for the next sync.
+    await touchItem(h.deps.db, order[2]!.id, { name: 'Moved on' });
+    const second = (await page(b, first.meta.nextCursor)).body as SyncPage;
+    expect(ids(second.data)).toEqual(ids(order.slice(3, 5)));
+    expect(b.lookups).toEqual([false]);
+    expect(b.hold).not.toHaveBeenCalled();
+    const third = (await page(a, second.meta.nextCursor)).body as SyncPage;
+    expect(ids(third.data)).toEqual(ids(order.slice(5)));
+    expect(a.lookups).toEqual([false]);
+
+    const next = (await a.get(listPath(restaurant.id, `updatedAfter=${first.meta.syncWindowEnd}`), key).expect(200)).body as SyncPage;
+    expect(next.data).toEqual([expect.objectContaining({ id: order[2]!.id, name: 'Moved on' })]);
+  });
+
+  it('refuses a later page whose page was read ahead as it refuses any (429, 404), and reads it afresh for its client', async () => {
+    const replica = catalogReplica();
+    const limited = await seedMenu({ monthly_quota: 1, overage_budget: 0 });
+    const limitedFirst = (await replica.get(listPath(limited.restaurant.id, 'limit=1'), limited.key).expect(200)).body as SyncPage;
+    const overQuota = await replica.get(
+      listPath(limited.restaurant.id, `limit=1&cursor=${encodeURIComponent(limitedFirst.meta.nextCursor!)}`),
+      limited.key,
+    );
+    expectError(overQuota, 429, 'quota_exceeded');
+    expect(overQuota.body.data).toBeUndefined();
+
+    const { restaurant, key, items } = await seedMenu();
+    const first = (await replica.get(listPath(restaurant.id, 'limit=1'), key).expect(200)).body as SyncPage;
+    const secondPath = listPath(restaurant.id, `limit=1&cursor=${encodeURIComponent(first.meta.nextCursor!)}`);
+    const stranger = await replica.get(secondPath, (await seedMenu()).key);
+    expectError(stranger, 404, 'not_found');
+    expect(stranger.body.data).toBeUndefined();
+    expect(replica.lookups).toEqual([true, true]);
+
+    expect(ids((await replica.get(secondPath, key).expect(200)).body.data)).toEqual([inSyncOrder(items)[1]!.id]);
+    expect(replica.lookups).toEqual([true, true, false]);
+  });
+
+  it('reads a page afresh when its read-ahead failed', async () => {
+    const { restaurant, key, items } = await seedMenu();
+    const replica = catalogReplica();
+    const first = (await replica.get(listPath(restaurant.id, 'limit=2'), key).expect(200)).body as SyncPage;
+    replica.pagePrefetch.hold(prefetchKey(first.meta.nextCursor!, 2), Promise.reject(new Error('Connection terminated unexpectedly')));
+
+    const [second] = await followCursors(replica, restaurant.id, key, 'limit=2', first);
+    expect(replica.lookups).toEqual([true]);
+    expect(ids(second!.data)).toEqual([inSyncOrder(items)[2]!.id]);
+    expect(second!.meta.nextCursor).toBeNull();
   });
 
   it('refuses a cursor with other filters (cursor_filter_mismatch) or from another restaurant (invalid_cursor)', async () => {

@@ -6,6 +6,7 @@ import { decodeListCursor, encodeListCursor } from '@partner/signing';
 import { countEmbedView, meterApiRequest, requireEntitlement, requireRestaurantAccess } from '@partner/entitlements';
 import type { CatalogDeps } from '../deps.js';
 import { itemJson } from './item-json.js';
+import { type PageRows, prefetchKey } from './page-prefetch.js';
 
 export interface ItemListQuery {
   limit: number;
@@ -69,6 +70,14 @@ function pageRequest(deps: CatalogDeps, restaurantId: string, query: ItemListQue
  * A later page is read while access and quota are checked (one round trip a page instead of three in
  * a row): a refused request's rows are read for nothing and never shown. Refusals answer as if access
  * came first: a 404 wins over a bad request, and quota over a failed read.
+ *
+ * Once a page with a next cursor is answered, the next page is read ahead (PagePrefetch) while the
+ * client takes this one. Its window is already closed, so a page read early is the page as it was a
+ * moment ago: a dish changed since has left the window (its `updatedAt` is past the window's end) and
+ * comes with the next sync. Nothing is skipped; at worst a dish is seen in its older form here and
+ * again in the next sync. Only a first page or a page read ahead here reads ahead: behind several
+ * replicas, a page that lands on another one misses and ends the chain there, so a sync wastes at most
+ * about one page read per replica.
  */
 export async function listItems(
   deps: CatalogDeps,
@@ -91,24 +100,29 @@ export async function listItems(
     return { itemsJson: [], meta: { nextCursor: null, syncWindowStart, syncWindowEnd: syncWindowStart!, fullResyncRequired: true } };
   }
 
-  const readPage = (end: Date) => {
-    // A client already at (or past) the database clock: an empty window that does not move it back.
-    const windowEnd = query.updatedAfter && query.updatedAfter >= end ? query.updatedAfter : end;
-    const rows = itemsInWindow(deps.db, {
+  const readRows = (windowEnd: Date, after: { updatedAt: Date; id: string } | null): Promise<PageRows> =>
+    itemsInWindow(deps.db, {
       restaurantId,
       windowStart: query.updatedAfter ?? null,
       windowEnd,
       status: query.status ?? null,
-      after: cursor?.after ?? null,
+      after,
       limit: query.limit + 1,
     })
       .select(itemJson(restaurantId).as('json'))
       .execute();
+  const readPage = (end: Date, readAhead?: Promise<PageRows | undefined>) => {
+    // A client already at (or past) the database clock: an empty window that does not move it back.
+    const windowEnd = query.updatedAfter && query.updatedAfter >= end ? query.updatedAfter : end;
+    const readNow = () => readRows(windowEnd, cursor?.after ?? null);
+    const rows = readAhead !== undefined ? readAhead.then((held) => held ?? readNow()) : readNow();
     rows.catch(() => {}); // awaited below, once access and quota have had their say
     return { windowEnd, rows };
   };
+  // Taken as a fresh read would start, before access is known: a refused request wastes it, never shows it.
+  const readAhead = query.cursor ? deps.pagePrefetch.take(prefetchKey(query.cursor, query.limit)) : undefined;
   // The first page closes the window under the restaurant's sync lock: only for a caller who reaches it.
-  const page = cursor ? readPage(cursor.windowEnd) : null;
+  const page = cursor ? readPage(cursor.windowEnd, readAhead) : null;
   const restaurant = await reached;
   const { windowEnd, rows: read } = page ?? readPage(await closeSyncWindow(deps.db, restaurantId));
   await meterApiRequest(deps.usageMeter, principal, restaurant, now);
@@ -117,9 +131,15 @@ export async function listItems(
   const last = itemsJson.at(-1);
   // The keyset position is the last item's own: its id and updatedAt, read back from its JSON.
   const position = rows.length > query.limit && last ? (JSON.parse(last) as { id: string; updatedAt: string }) : null;
-  const nextCursor = position
-    ? encodeListCursor(deps.cursorKey, binding, { windowEnd: iso(windowEnd), updatedAt: position.updatedAt, id: position.id })
-    : null;
+  let nextCursor: string | null = null;
+  if (position) {
+    nextCursor = encodeListCursor(deps.cursorKey, binding, { windowEnd: iso(windowEnd), updatedAt: position.updatedAt, id: position.id });
+    // Only a first page or one read ahead here: the chain ends at a page that landed on another replica.
+    if (!cursor || readAhead !== undefined) {
+      const after = { updatedAt: new Date(position.updatedAt), id: position.id };
+      deps.pagePrefetch.hold(prefetchKey(nextCursor, query.limit), readRows(windowEnd, after));
+    }
+  }
   return { itemsJson, meta: { nextCursor, syncWindowStart, syncWindowEnd: iso(windowEnd), fullResyncRequired: false } };
 }
 

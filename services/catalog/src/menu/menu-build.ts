@@ -1,6 +1,7 @@
 import { AppError } from '@partner/contracts';
-import { type Db, findRestaurantById, type ItemRow, listMenuItemsPage, listSections, menuEtagOf } from '@partner/db';
-import { iso, presentItem, presentRestaurant } from '@partner/views';
+import { type Db, findRestaurantById, listSections, menuEtagOf, menuItemsPage } from '@partner/db';
+import { iso, presentRestaurant } from '@partner/views';
+import { itemJson } from '../items/item-json.js';
 
 /** Items read (and serialised) per query while a menu is built. */
 const PAGE = 1000;
@@ -43,11 +44,10 @@ export async function buildMenu(db: Db, restaurantId: string, out: MenuBuildOutp
       const writeItems = async (sectionId: string | null) => {
         let after: { name: string; id: string } | null = null;
         for (let first = true; ; first = false) {
-          const rows: ItemRow[] = await listMenuItemsPage(tx, { restaurantId, sectionId, after, limit: PAGE });
-          if (rows.length > 0) {
-            const items = JSON.stringify(rows.map((row) => presentItem(row, restaurant.currency)));
-            write(`${first ? '' : ','}${items.slice(1, -1)}`);
-          }
+          const rows = await menuItemsPage(tx, { restaurantId, sectionId, after, limit: PAGE })
+            .select(['name', 'id', itemJson(restaurantId).as('json')])
+            .execute();
+          if (rows.length > 0) write(`${first ? '' : ','}${rows.map((row) => row.json).join(',')}`);
           const last = rows.at(-1);
           if (rows.length < PAGE || !last) return;
           after = { name: last.name, id: last.id };

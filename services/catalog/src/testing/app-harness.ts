@@ -21,6 +21,7 @@ import { expectError, internalCaller, keyPrincipalFor, testRedisUrl, useRedisPre
 import { createApp } from '../app.js';
 import { VIEW_TOKEN_LIFETIME_MS, type CatalogDeps } from '../deps.js';
 import { ItemAccessCache } from '../items/item-access-cache.js';
+import { PagePrefetch } from '../items/page-prefetch.js';
 import { CoalescedReads } from '../menu/coalesced-reads.js';
 import { buildMenu } from '../menu/menu-build.js';
 import { MenuCache } from '../menu/menu-cache.js';
@@ -99,6 +100,7 @@ export async function startAppHarness(options: { storage?: 'local' | 's3' } = {}
     viewTokens: new ViewTokens(new HmacKey('catalog-test-view-token-secret-0123456789'), VIEW_TOKEN_LIFETIME_MS),
     usageMeter: new UsageMeter(database.db),
     itemAccess,
+    pagePrefetch: new PagePrefetch(),
     menuPages,
     menus: new MenuCache({ maxBytes: 16 * 1024 * 1024, build: (restaurantId, out) => buildMenu(database.db, restaurantId, out) }),
     menuAccess: new CoalescedReads(),
