@@ -139,8 +139,14 @@ export async function startStack(
   const track = <T extends StartedService>(service: T) => (started.push(service), service);
   const url = (service: StartedService) => `http://127.0.0.1:${service.port}`;
 
-  // Tests drive the dispatcher themselves unless they ask for the running loop.
-  const webhooksEnv = { WEBHOOK_DISPATCHER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ...options.webhooksEnv };
+  // Tests drive the dispatcher themselves unless they ask for the running loop. Its LISTEN goes straight
+  // to Postgres, past any pooler, as docs/deployment.md says.
+  const webhooksEnv = {
+    WEBHOOK_DISPATCHER_ENABLED: 'false',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
+    WEBHOOK_LISTEN_URL: database.url,
+    ...options.webhooksEnv,
+  };
   const balancers: ServiceBalancer[] = [];
   /** One service's replicas, and the URL that reaches them: the replica's own, or their balancer's. */
   const replicated = async (start: () => Promise<StartedService>) => {

@@ -3,6 +3,12 @@ import { currentTraceparent } from '@partner/tracing';
 import type { Executor } from './reads/executor.js';
 
 /**
+ * The channel a trigger notifies once per committed statement that writes to the outbox, for the
+ * dispatchers to LISTEN on (migration 2026-12-11-outbox-notify, which spells it out: keep them equal).
+ */
+export const OUTBOX_CHANNEL = 'outbox_events';
+
+/**
  * Producers (console's item and grant writes, the webhooks service's menu.updated coalescer) append an
  * event in the same transaction as the change it reports (transactional outbox). Appending is the only
  * write a producer makes; the webhooks dispatcher alone consumes the table (docs/architecture.md). A

@@ -45,6 +45,7 @@ describe('migrateToLatest', () => {
       '2026-12-08-accounts',
       '2026-12-09-embed-views',
       '2026-12-10-item-drafts',
+      '2026-12-11-outbox-notify',
     ]);
 
     const again = await migrateToLatest(first);

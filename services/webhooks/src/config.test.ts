@@ -30,6 +30,15 @@ describe('webhooks configuration', () => {
     expect(load).not.toThrow(/k1-with-no-key-material/);
   });
 
+  it('listens for new outbox events on DATABASE_URL unless WEBHOOK_LISTEN_URL names Postgres itself', () => {
+    expect(loadWebhooksConfig(base).listenUrl).toBe(base.DATABASE_URL);
+    const direct = 'postgres://partner:secret@10.0.0.5:5432/partner';
+    expect(loadWebhooksConfig({ ...base, WEBHOOK_LISTEN_URL: direct }).listenUrl).toBe(direct);
+    const load = () => loadWebhooksConfig({ ...base, WEBHOOK_LISTEN_URL: 'pgbouncer:6432/partner?password=secret' });
+    expect(load).toThrow(/WEBHOOK_LISTEN_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(load).not.toThrow(/secret/);
+  });
+
   it('keeps the delivery log 30 days and consumed outbox events 24 hours unless told, and never the log less than a recovery reaches', () => {
     expect(loadWebhooksConfig(base)).toMatchObject({
       housekeepingMs: 5_000,

@@ -37,6 +37,15 @@ const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   NOTIFY_EMAIL_FROM: z.string().default('Partner Platform <notifications@partner.invalid>'),
   /** false: this process serves the API only and leaves delivering to other replicas. */
   WEBHOOK_DISPATCHER_ENABLED: zBoolFlag(true),
+  /**
+   * Where the dispatcher LISTENs for new outbox events (DATABASE_URL unless set). Behind PgBouncer in
+   * transaction mode it must reach Postgres directly: a LISTEN through the pooler is lost with the
+   * server connection it happened on, and events then wait for the once-a-second poll.
+   */
+  WEBHOOK_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   /** Attempts in flight at once in one dispatcher. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(128),
   /** Attempts in flight at once for one owner in one dispatcher: the rest of the slots stay free for others. */
@@ -82,6 +91,7 @@ export function loadWebhooksConfig(env: Record<string, string | undefined>) {
     menuQuietMs: own.WEBHOOK_MENU_QUIET_SECONDS * 1000,
     menuMaxDelayMs: own.WEBHOOK_MENU_MAX_DELAY_SECONDS * 1000,
     dispatcherEnabled: own.WEBHOOK_DISPATCHER_ENABLED,
+    listenUrl: own.WEBHOOK_LISTEN_URL ?? own.DATABASE_URL,
     maxEndpointsPerOwner: own.WEBHOOK_MAX_ENDPOINTS_PER_OWNER,
     concurrency: own.WEBHOOK_CONCURRENCY,
     ownerConcurrency: own.WEBHOOK_OWNER_CONCURRENCY,

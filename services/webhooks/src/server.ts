@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { Dispatcher } from './dispatcher/dispatcher.js';
+import { OutboxListener } from './dispatcher/outbox-listener.js';
 import { resealEndpointSecrets } from './endpoints/endpoint-secrets.js';
 import { WebhooksMetrics } from './webhooks-metrics.js';
 
@@ -52,7 +53,19 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
     mailer,
     onAttempt: webhooksMetrics?.noteAttempt,
   });
-  if (config.dispatcherEnabled) dispatcher.start();
+  // New events wake the dispatcher at once; its loops poll only once a second, for what no outbox write
+  // announces and for whenever the listener is disconnected (docs/decisions.md).
+  let listener: OutboxListener | null = null;
+  if (config.dispatcherEnabled) {
+    listener = new OutboxListener({
+      url: config.listenUrl,
+      logger: deps.logger,
+      onWake: () => dispatcher.wake(),
+      connectTimeoutMs: config.dbDeadlines.connectTimeoutMs,
+    });
+    listener.start();
+    dispatcher.start(1_000);
+  }
   // The API's pool, not the dispatcher's: that one is busy by design under load, and both reach the
   // same Postgres.
   const readiness = new Readiness({
@@ -66,7 +79,9 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
       logger: deps.logger,
       readiness,
       // Stops claiming as shutdown begins (other replicas take the rest), finishes the attempts in flight.
-      stopBackground: () => dispatcher.stop(),
+      stopBackground: async () => {
+        await Promise.all([listener?.stop(), dispatcher.stop()]);
+      },
       closeDeps: async () => {
         if (dispatcherDb !== deps.db) await dispatcherDb.destroy();
         mailer?.close();

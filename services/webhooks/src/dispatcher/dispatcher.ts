@@ -110,7 +110,7 @@ export class Dispatcher {
   private acknowledged: Acknowledgement[] = [];
   /** Deliveries fanned out or the claimed attempts running low since the send loop last claimed (and stop, to end its wait). */
   private readonly sendable = new Signal();
-  /** Ends the fan-out loop's idle wait on stop. */
+  /** Ends the fan-out loop's idle wait: a new event in the outbox (`wake`), or stop. */
   private readonly fanOutIdle = new Signal();
   private readonly housekeeper: Housekeeper;
   private readonly claimAhead: number;
@@ -141,15 +141,26 @@ export class Dispatcher {
 
   /**
    * Runs until stopped, three loops side by side: fan-out (again at once while events arrive, otherwise
-   * after `idleMs`), sending (free slots filled as soon as an attempt finishes or deliveries are fanned
-   * out, and every `idleMs`), and the housekeeping on its own cadence. Neither waits for the other: a
-   * burst's fan-out never holds up the slots that free meanwhile.
+   * when woken or after `idleMs`), sending (free slots filled as soon as an attempt finishes or
+   * deliveries are fanned out, and every `idleMs`), and the housekeeping on its own cadence. Neither
+   * waits for the other: a burst's fan-out never holds up the slots that free meanwhile.
    */
   start(idleMs = 100): void {
     if (this.running) return;
     this.running = true;
     this.housekeeper.start(this.options.housekeepingMs ?? 5_000);
     this.stopped = Promise.all([this.fanOutLoop(idleMs), this.sendLoop(idleMs)]).then(() => this.settle());
+  }
+
+  /**
+   * A new event is in the outbox (an OutboxListener heard it): fan out now rather than after `idleMs`.
+   * The send loop needs no call of its own: a fan-out that made deliveries wakes it. What no outbox
+   * write announces (a retry coming due, a released or resent delivery, a finished menu burst) waits
+   * for the next `idleMs`, so with a listener that is a safety poll of about a second: retries are
+   * minutes apart, and a second is nothing to the others.
+   */
+  wake(): void {
+    this.fanOutIdle.notify();
   }
 
   /**
@@ -416,7 +427,12 @@ export class Dispatcher {
     const outcome = await traceLinkedTo(
       'webhook.deliver',
       event.trace_context,
-      { 'webhook.event_id': event.id, 'webhook.event_type': event.type, 'webhook.delivery_id': delivery.id, 'webhook.attempt': delivery.attempt },
+      {
+        'webhook.event_id': event.id,
+        'webhook.event_type': event.type,
+        'webhook.delivery_id': delivery.id,
+        'webhook.attempt': delivery.attempt,
+      },
       async (traced) => {
         const sent = await sendEvent(
           { sender, sealing: this.options.sealing, now: this.options.now },
