@@ -128,7 +128,8 @@ export function exampleSecrets(): (key: string) => string {
     INTERNAL_JWT_PUBLIC_KEY: jwt.publicKey.replace(/\n/g, '\\n'),
     WEBHOOK_SEALING_KEYS: SealingKeys.generateSpec('2026-11'),
     SMTP_URL: 'smtp://notifications:password@smtp.example.com:587',
-    WEBHOOK_LISTEN_URL: 'postgres://partner:password@10.20.0.4:5432/partner',
+    // Straight to Postgres, as behind a pooler it must be (docs/deployment.md).
+    WEBHOOK_LISTEN_URL: 'postgres://partner:password@10.20.0.5:5432/partner',
   };
   // Every other key is a random secret; each differs from the others, as catalog requires.
   return (key) => (shaped[key] ??= randomBytes(32).toString('base64url'));

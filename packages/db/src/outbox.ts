@@ -3,8 +3,8 @@ import { currentTraceparent } from '@partner/tracing';
 import type { Executor } from './reads/executor.js';
 
 /**
- * The channel a trigger notifies once per committed statement that writes to the outbox, for the
- * dispatchers to LISTEN on (migration 2026-12-11-outbox-notify, which spells it out: keep them equal).
+ * The channel a trigger notifies when a transaction that wrote to the outbox commits (once, however
+ * many rows and statements it wrote), for the dispatchers to LISTEN on (migration 2026-12-11-outbox-notify, which spells it out: keep them equal).
  */
 export const OUTBOX_CHANNEL = 'outbox_events';
 

@@ -34,7 +34,7 @@ export class CatalogMetrics {
     });
     this.prefetchLookups = new Counter({
       name: 'catalog_sync_prefetch_lookups_total',
-      help: 'Later listing pages (with a cursor) looked up among the pages read ahead: hit (read ahead by this replica) or miss (read on request).',
+      help: 'Later listing pages (with a cursor) looked up among the pages read ahead: hit (read ahead by this replica; read again if that read failed) or miss (read on request).',
       labelNames: ['result'],
       registers,
     });

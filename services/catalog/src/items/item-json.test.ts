@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ItemRow } from '@partner/db';
 import { presentItem } from '@partner/views';
 import { useAppHarness } from '../testing/app-harness.js';
-import { deleteItem, seedItem, seedRestaurant } from '../testing/factories.js';
+import { deleteItem, seedItem, seedRestaurant, seedSection } from '../testing/factories.js';
 import { itemJson } from './item-json.js';
 
 const h = useAppHarness();
@@ -11,6 +11,7 @@ const h = useAppHarness();
 describe('an item as JSON made by Postgres', () => {
   it('is the bytes JSON.stringify writes of presentItem, and a tombstone for a deleted one', async () => {
     const { restaurant } = await seedRestaurant(h.deps.db, { currency: 'JPY' });
+    const section = await seedSection(h.deps.db, restaurant.id, 'Mains', 0);
     const seeded = [
       await seedItem(h.deps.db, restaurant.id, { name: 'Plain', price_cents: 1 }),
       await seedItem(h.deps.db, restaurant.id, {
@@ -22,12 +23,13 @@ describe('an item as JSON made by Postgres', () => {
         allergens: ['milk'],
       }),
       await seedItem(h.deps.db, restaurant.id, { name: 'Free', price_cents: 0, status: 'archived' }),
-      await seedItem(h.deps.db, restaurant.id, { name: 'Dear', price_cents: 123_456_789 }),
+      await seedItem(h.deps.db, restaurant.id, { name: 'Dear', price_cents: 123_456_789, section_id: section.id }),
+      await seedItem(h.deps.db, restaurant.id, { name: 'Gone', price_cents: 250 }),
     ];
     // Microseconds where the database clock writes them (created_at), and a model's time.
     await sql`update items set created_at = '2026-03-04 05:06:07.891999+00', model_status = 'ready',
       model_updated_at = '2026-03-04 05:06:08.000999+00' where id = ${seeded[0]!.id}`.execute(h.deps.db);
-    await deleteItem(h.deps.db, seeded[3]!.id);
+    await deleteItem(h.deps.db, seeded[4]!.id);
 
     const rows = await h.deps.db
       .selectFrom('items')

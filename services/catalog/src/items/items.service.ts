@@ -77,7 +77,7 @@ function pageRequest(deps: CatalogDeps, restaurantId: string, query: ItemListQue
  * comes with the next sync. Nothing is skipped; at worst a dish is seen in its older form here and
  * again in the next sync. Only a first page or a page read ahead here reads ahead: behind several
  * replicas, a page that lands on another one misses and ends the chain there, so a sync wastes at most
- * about one page read per replica.
+ * about one page read.
  */
 export async function listItems(
   deps: CatalogDeps,

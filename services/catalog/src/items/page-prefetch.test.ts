@@ -36,4 +36,22 @@ describe('PagePrefetch', () => {
     now += 10_001;
     expect(prefetch.take('c')).toBeUndefined();
   });
+
+  it('keeps pages up to its bound in bytes, counted once read, and none larger than the bound', async () => {
+    const prefetch = new PagePrefetch({ maxBytes: 100 });
+    const pageOf = (chars: number) => [{ json: 'x'.repeat(chars) }];
+    prefetch.hold('a', Promise.resolve(pageOf(20)));
+    prefetch.hold('b', Promise.resolve(pageOf(20)));
+    await Promise.resolve();
+    await Promise.resolve();
+    // 40 + 40 bytes fit; a third page of 40 pushes out the least recently held.
+    prefetch.hold('c', Promise.resolve(pageOf(20)));
+    prefetch.hold('huge', Promise.resolve(pageOf(60)));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(prefetch.take('huge')).toBeUndefined();
+    expect(prefetch.take('a')).toBeUndefined();
+    expect(await prefetch.take('b')).toEqual(pageOf(20));
+    expect(await prefetch.take('c')).toEqual(pageOf(20));
+  });
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SealingKeys } from '@partner/signing';
 import {
   claimDueDeliveries,
@@ -83,6 +84,10 @@ function itemIdOf(event: OutboxEventRow): string | null {
 }
 
 const HOLD_MS = 72 * 3600 * 1000;
+/** How long a loop waits after a failed round before trying again. */
+const FAILURE_PAUSE_MS = 1_000;
+/** The least time between the starts of two rounds of fan-out woken by outbox writes. */
+const WOKEN_ROUND_GAP_MS = 20;
 const DAY_MS = 24 * 3600 * 1000;
 export const DEFAULT_RETENTION: RetentionPolicy = { deliveriesMs: 30 * DAY_MS, outboxMs: DAY_MS };
 
@@ -141,7 +146,7 @@ export class Dispatcher {
 
   /**
    * Runs until stopped, three loops side by side: fan-out (again at once while events arrive, otherwise
-   * when woken or after `idleMs`), sending (free slots filled as soon as an attempt finishes or
+   * when woken, at most every WOKEN_ROUND_GAP_MS, or after `idleMs`), sending (free slots filled as soon as an attempt finishes or
    * deliveries are fanned out, and every `idleMs`), and the housekeeping on its own cadence. Neither
    * waits for the other: a burst's fan-out never holds up the slots that free meanwhile.
    */
@@ -183,29 +188,45 @@ export class Dispatcher {
 
   private async fanOutLoop(idleMs: number): Promise<void> {
     while (this.running) {
-      let pauseMs = 0;
+      const roundStarted = performance.now();
       try {
-        if ((await this.fanOutNewEvents(this.options.now())) > 0) this.sendable.notify();
-        else pauseMs = idleMs;
+        if ((await this.fanOutNewEvents(this.options.now())) > 0) {
+          this.sendable.notify();
+          continue;
+        }
       } catch (err) {
         this.options.logger.error({ err }, 'dispatcher fan-out failed');
-        pauseMs = idleMs * 10;
+        await this.pauseAfterFailure(this.fanOutIdle);
+        continue;
       }
-      if (pauseMs && this.running) await this.fanOutIdle.wait(pauseMs);
+      // Every replica hears every outbox commit: woken rounds start at least WOKEN_ROUND_GAP_MS apart,
+      // so a stream of single-event commits costs each replica a bounded number of (mostly empty) rounds.
+      if (this.running && (await this.fanOutIdle.wait(idleMs))) {
+        await sleep(Math.max(0, roundStarted + WOKEN_ROUND_GAP_MS - performance.now()));
+      }
     }
   }
 
   private async sendLoop(idleMs: number): Promise<void> {
     while (this.running) {
-      let pauseMs = idleMs;
       try {
         await this.fillSlots(this.options.now(), this.claimAhead);
       } catch (err) {
         this.options.logger.error({ err }, 'dispatcher claim failed');
-        pauseMs = idleMs * 10;
+        await this.pauseAfterFailure(this.sendable);
+        continue;
       }
-      if (this.running) await this.sendable.wait(pauseMs);
+      if (this.running) await this.sendable.wait(idleMs);
     }
+  }
+
+  /**
+   * After a failed round, FAILURE_PAUSE_MS whatever wakes the loop meanwhile (a failing database is not
+   * asked again at every outbox write or finished attempt); only stopping ends it early.
+   */
+  private async pauseAfterFailure(wakes: Signal): Promise<void> {
+    const until = performance.now() + FAILURE_PAUSE_MS;
+    while (this.running && performance.now() < until) await wakes.wait(until - performance.now());
   }
 
   /** New outbox events become deliveries, and finished bursts of item changes a menu.updated. */

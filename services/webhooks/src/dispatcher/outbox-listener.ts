@@ -47,12 +47,21 @@ export class OutboxListener {
 
   private async connect(): Promise<void> {
     this.retry = null;
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      application_name: this.options.applicationName ?? 'webhooks-listener',
-      keepAlive: true,
-      connectionTimeoutMillis: this.options.connectTimeoutMs,
-    });
+    let client: pg.Client;
+    try {
+      // Inside the try: a URL pg cannot use (a bad port, an unreadable sslkey file) throws right here.
+      client = new pg.Client({
+        connectionString: this.options.url,
+        application_name: this.options.applicationName ?? 'webhooks-listener',
+        // A connection that died without a reset (a host gone) is noticed within about a minute.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        connectionTimeoutMillis: this.options.connectTimeoutMs,
+      });
+    } catch (err) {
+      if (!this.stopped) this.reconnectLater(err);
+      return;
+    }
     this.client = client;
     let lost = false;
     // A terminated backend emits 'error' then 'end', a failed connect maybe neither: act once per client.
