@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Owner } from '@partner/db';
 import { newId, silentLogger } from '@partner/http';
 import { adminDatabaseUrl, useTestDatabase, withDatabase } from '@partner/testing';
@@ -15,6 +15,12 @@ beforeAll(async () => {
   ({ owner } = await arrangeOwner(database.db));
 });
 afterAll(() => database.drop());
+
+/** Every listener a test started, stopped after it (stopping twice is harmless). */
+const started: OutboxListener[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((listener) => listener.stop()));
+});
 
 /** Long enough for a notification to arrive on loopback, had one been sent. */
 const SETTLE_MS = 300;
@@ -32,6 +38,7 @@ function startListener(url = database.url) {
   let wakes = 0;
   const listener = new OutboxListener({ url, logger, applicationName, onWake: () => void wakes++ });
   listener.start();
+  started.push(listener);
   return { listener, applicationName, warn, wakes: () => wakes };
 }
 
@@ -54,62 +61,46 @@ const terminateBackendOf = (applicationName: string) =>
 
 describe('the outbox listener', () => {
   it('is woken by a committed write to the outbox', async () => {
-    const { listener, wakes } = await listening();
-    try {
-      await emitItemUpdated(database.db, owner);
-      await expect.poll(wakes, SOON).toBe(2);
-    } finally {
-      await listener.stop();
-    }
+    const { wakes } = await listening();
+    await emitItemUpdated(database.db, owner);
+    await expect.poll(wakes, SOON).toBe(2);
   });
 
   it('is woken once by a bulk insert of several events, and once by a transaction of several inserts', async () => {
-    const { listener, wakes } = await listening();
-    try {
-      const event = () => ({ id: newId('evt'), type: 'item.updated', restaurant_id: owner.id, integrator_org_id: null, data: '{}' });
-      await database.db.insertInto('outbox_events').values([event(), event(), event()]).execute();
-      await expect.poll(wakes, SOON).toBe(2);
-      await database.db.transaction().execute(async (tx) => {
-        for (let i = 0; i < 3; i++) await emitItemUpdated(tx, owner);
-      });
-      await expect.poll(wakes, SOON).toBe(3);
-      await pause(SETTLE_MS);
-      expect(wakes()).toBe(3);
-    } finally {
-      await listener.stop();
-    }
+    const { wakes } = await listening();
+    const event = () => ({ id: newId('evt'), type: 'item.updated', restaurant_id: owner.id, integrator_org_id: null, data: '{}' });
+    await database.db.insertInto('outbox_events').values([event(), event(), event()]).execute();
+    await expect.poll(wakes, SOON).toBe(2);
+    await database.db.transaction().execute(async (tx) => {
+      for (let i = 0; i < 3; i++) await emitItemUpdated(tx, owner);
+    });
+    await expect.poll(wakes, SOON).toBe(3);
+    await pause(SETTLE_MS);
+    expect(wakes()).toBe(3);
   });
 
   it('is not woken by a write that is rolled back', async () => {
-    const { listener, wakes } = await listening();
-    try {
-      const rolledBack = database.db.transaction().execute(async (tx) => {
-        await emitItemUpdated(tx, owner);
-        throw new Error('roll back');
-      });
-      await expect(rolledBack).rejects.toThrow('roll back');
-      // Notifications arrive in commit order: once this one is in, an earlier one would have been.
-      await emitItemUpdated(database.db, owner);
-      await expect.poll(wakes, SOON).toBe(2);
-      await pause(SETTLE_MS);
-      expect(wakes()).toBe(2);
-    } finally {
-      await listener.stop();
-    }
+    const { wakes } = await listening();
+    const rolledBack = database.db.transaction().execute(async (tx) => {
+      await emitItemUpdated(tx, owner);
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    // Notifications arrive in commit order: once this one is in, an earlier one would have been.
+    await emitItemUpdated(database.db, owner);
+    await expect.poll(wakes, SOON).toBe(2);
+    await pause(SETTLE_MS);
+    expect(wakes()).toBe(2);
   });
 
   it('reconnects when its backend is terminated, wakes once for what it may have missed, and listens again', async () => {
-    const { listener, applicationName, warn, wakes } = await listening();
-    try {
-      await terminateBackendOf(applicationName);
-      await expect.poll(wakes, SOON).toBe(2);
-      expect(warn).toHaveBeenCalledTimes(1);
-      expect(await backendsOf(applicationName)).toBe(1);
-      await emitItemUpdated(database.db, owner);
-      await expect.poll(wakes, SOON).toBe(3);
-    } finally {
-      await listener.stop();
-    }
+    const { applicationName, warn, wakes } = await listening();
+    await terminateBackendOf(applicationName);
+    await expect.poll(wakes, SOON).toBe(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(await backendsOf(applicationName)).toBe(1);
+    await emitItemUpdated(database.db, owner);
+    await expect.poll(wakes, SOON).toBe(3);
   });
 
   it('does not hold up its start when the database cannot be reached, logs why without the URL, and listens once it can', async () => {
