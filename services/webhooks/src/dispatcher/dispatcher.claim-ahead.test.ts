@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
 import { arrangeEndpoint, arrangeOwner, emitItemUpdated, findDeliveries, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
 const ANSWER_AFTER_MS = 1_000;
@@ -15,14 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-/** A receiver that acknowledges each event a second after it arrives, and notes the arrivals. */
-async function startSlowReceiver() {
+/** A receiver that acknowledges each event a second after it arrives, and notes the arrivals (and tells `onArrival`). */
+async function startSlowReceiver(onArrival: (deliveryId: string) => void = () => {}) {
   const arrived: string[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       arrived.push((JSON.parse(body) as { id: string }).id);
+      onArrival(req.headers['x-service-delivery'] as string);
       setTimeout(() => res.writeHead(204).end(), ANSWER_AFTER_MS).unref();
     });
   });
@@ -38,7 +39,7 @@ async function startSlowReceiver() {
 }
 
 /** One attempt in flight per owner, up to four claimed ahead of a free slot. */
-function dispatcherFor(sender: WebhookSender): Dispatcher {
+function dispatcherFor(sender: WebhookSender, options: Partial<DispatcherOptions> = {}): Dispatcher {
   return new Dispatcher({
     db: database.db,
     logger: silentLogger(),
@@ -49,6 +50,7 @@ function dispatcherFor(sender: WebhookSender): Dispatcher {
     concurrency: 4,
     ownerConcurrency: 1,
     claimAhead: 4,
+    ...options,
   });
 }
 
@@ -86,6 +88,48 @@ describe('attempts claimed ahead of a free slot', () => {
     } finally {
       await receiver.close();
       await Promise.all([first.stop(), second.stop()]);
+      await sender.close();
+    }
+  }, 20_000);
+});
+
+describe('an attempt whose lease ran low while it waited for a slot', () => {
+  it('is given back and leased afresh before it is sent, so no attempt outlives its lease', async () => {
+    // The dispatcher's clock jumps 55 s (of the 60-second lease) while the first attempt waits for its answer.
+    let skewMs = 0;
+    const leaseLeftMs: Promise<number>[] = [];
+    const receiver = await startSlowReceiver((deliveryId) => {
+      const now = Date.now() + skewMs;
+      leaseLeftMs.push(
+        database.db
+          .selectFrom('webhook_deliveries')
+          .select('claimed_until')
+          .where('id', '=', deliveryId)
+          .executeTakeFirstOrThrow()
+          .then((row) => row.claimed_until!.getTime() - now),
+      );
+      skewMs = 55_000;
+    });
+    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+    const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
+    try {
+      const { owner } = await arrangeOwner(database.db);
+      await arrangeEndpoint(database.db, owner, { url: receiver.url, enabledEvents: ['item.updated'] });
+      const events: string[] = [];
+      for (let i = 0; i < 3; i++) events.push(await emitItemUpdated(database.db, owner));
+      const attemptsOf = async () => (await Promise.all(events.map((id) => findDeliveries(database.db, id)))).flat();
+
+      dispatcher.start(20);
+      await expect.poll(() => receiver.arrived.length, { timeout: 8_000, interval: 20 }).toBe(3);
+      // Each sent with time enough to finish (10 s) before its lease ran out.
+      for (const left of await Promise.all(leaseLeftMs)) expect(left).toBeGreaterThan(10_000);
+      await expect
+        .poll(async () => (await attemptsOf()).map((row) => `${row.event_id} ${row.status}`).toSorted())
+        .toEqual(events.map((id) => `${id} succeeded`).toSorted());
+      expect(receiver.arrived.toSorted()).toEqual(events.toSorted());
+    } finally {
+      await receiver.close();
+      await dispatcher.stop();
       await sender.close();
     }
   }, 20_000);

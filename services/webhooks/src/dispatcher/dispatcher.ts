@@ -32,7 +32,7 @@ import type { OwnerMailer } from './owner-mailer.js';
 import { Signal } from './signal.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import { sendEvent } from './send-event.js';
-import type { WebhookSender } from './sender.js';
+import { SEND_TIMEOUT_MS, type WebhookSender } from './sender.js';
 
 /** How an attempt ended: answered 2xx, failed (to be retried or not), or not sent (endpoint gone or off). */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped';
@@ -89,6 +89,12 @@ const FAILURE_PAUSE_MS = 1_000;
 /** The least time between the starts of two rounds of fan-out woken by outbox writes. */
 const WOKEN_ROUND_GAP_MS = 20;
 const DAY_MS = 24 * 3600 * 1000;
+/**
+ * A claimed attempt starts only with this much of its lease left: a whole attempt, and time to record
+ * its answer. One started later could still be running when its lease ran out, and the housekeeping
+ * would send it again as a new attempt: a receiver would get it twice, and the log a false failure.
+ */
+const LEASE_LEFT_TO_START_MS = SEND_TIMEOUT_MS + 500;
 export const DEFAULT_RETENTION: RetentionPolicy = { deliveriesMs: 30 * DAY_MS, outboxMs: DAY_MS };
 
 /** An integrator hears of a restaurant only through its grant; its own `grant.*` events need none. */
@@ -111,6 +117,8 @@ export class Dispatcher {
   /** Claimed attempts waiting for a slot, per owner (`ownerKey`) in claim order; owners take turns. */
   private readonly ready = new Map<string, ClaimedAttempt[]>();
   private readyCount = 0;
+  /** Claimed attempts whose lease ran too low while they waited for a slot: given back at the next claim. */
+  private expiring: string[] = [];
   /** Successes not yet recorded: they are written together. */
   private acknowledged: Acknowledgement[] = [];
   /** Deliveries fanned out or the claimed attempts running low since the send loop last claimed (and stop, to end its wait). */
@@ -180,10 +188,8 @@ export class Dispatcher {
     const unsent = [...this.ready.values()].flat();
     this.ready.clear();
     this.readyCount = 0;
-    await releaseClaimedDeliveries(
-      this.options.db,
-      unsent.map((delivery) => delivery.id),
-    );
+    this.expiring.push(...unsent.map((delivery) => delivery.id));
+    await this.giveBackExpiring();
   }
 
   private async fanOutLoop(idleMs: number): Promise<void> {
@@ -347,6 +353,7 @@ export class Dispatcher {
   private async fillSlots(now: Date, ahead: number): Promise<number> {
     // Free slots always: attempts waiting for owners at their limit must not keep another owner's out.
     const wanted = (this.options.concurrency ?? 128) - this.attempts.size + Math.max(0, ahead - this.readyCount);
+    await this.giveBackExpiring();
     const claimed = await this.withReach(
       await this.recordAcknowledged((acknowledged) =>
         claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
@@ -369,6 +376,18 @@ export class Dispatcher {
     return claimed.length;
   }
 
+  /** Gives back the attempts whose lease ran low while they waited, for a claim to lease them afresh. */
+  private async giveBackExpiring(): Promise<void> {
+    const expiring = this.expiring;
+    this.expiring = [];
+    try {
+      await releaseClaimedDeliveries(this.options.db, expiring);
+    } catch (err) {
+      this.expiring.push(...expiring);
+      throw err;
+    }
+  }
+
   /** Attempts this dispatcher holds per owner: in flight or waiting for a slot. */
   private leasedPerOwner(): Map<string, number> {
     const leased = new Map(this.inFlight);
@@ -376,23 +395,30 @@ export class Dispatcher {
     return leased;
   }
 
-  /** Fills free slots from the claimed attempts, one owner's at a time in turn, none past its limit. */
+  /**
+   * Fills free slots from the claimed attempts, one owner's at a time in turn, none past its limit. An
+   * attempt whose lease ran too low while it waited is set aside to be given back, not started.
+   */
   private startReady(): void {
     const concurrency = this.options.concurrency ?? 128;
     const ownerConcurrency = this.options.ownerConcurrency ?? 32;
-    let started = true;
-    while (started) {
-      started = false;
+    const startBy = this.options.now().getTime() + LEASE_LEFT_TO_START_MS;
+    let taken = true;
+    while (taken) {
+      taken = false;
       for (const [owner, queue] of this.ready) {
         if (this.attempts.size >= concurrency) return;
         const busy = this.inFlight.get(owner) ?? 0;
         if (busy >= ownerConcurrency) continue;
-        this.run(queue.shift()!, owner, busy);
+        const delivery = queue.shift()!;
+        if (delivery.claimed_until!.getTime() >= startBy) this.run(delivery, owner, busy);
+        else this.expiring.push(delivery.id);
         this.readyCount--;
         if (queue.length === 0) this.ready.delete(owner);
-        started = true;
+        taken = true;
       }
     }
+    if (this.expiring.length) this.sendable.notify();
   }
 
   private run(delivery: ClaimedAttempt, owner: string, busy: number): void {

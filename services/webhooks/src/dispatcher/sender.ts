@@ -11,7 +11,8 @@ export interface SendOutcome {
   retryAfterMs: number | null;
 }
 
-const TIMEOUT_MS = 10_000;
+/** The longest an attempt takes: connecting, then the answer's headers and body, each within it. */
+export const SEND_TIMEOUT_MS = 10_000;
 
 /** Retry-After as seconds or as an HTTP date, measured from `now`. */
 function parseRetryAfter(value: string | string[] | undefined, now: Date): number | null {
@@ -37,16 +38,16 @@ export class WebhookSender {
     private readonly now: () => Date,
   ) {
     this.agent = new Agent({
-      connect: { lookup: safeLookup(policy), timeout: TIMEOUT_MS },
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
+      connect: { lookup: safeLookup(policy), timeout: SEND_TIMEOUT_MS },
+      headersTimeout: SEND_TIMEOUT_MS,
+      bodyTimeout: SEND_TIMEOUT_MS,
       keepAliveMaxTimeout: 30_000,
     });
   }
 
   /** `timeoutMs`: a shorter wait than the 10 seconds (an answer waits on it), never a longer one. */
   async send(url: string, body: string, headers: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<SendOutcome> {
-    const timeoutMs = Math.min(options.timeoutMs ?? TIMEOUT_MS, TIMEOUT_MS);
+    const timeoutMs = Math.min(options.timeoutMs ?? SEND_TIMEOUT_MS, SEND_TIMEOUT_MS);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
