@@ -332,7 +332,8 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
       )
       from endpoints_due where endpoints_due.endpoint_id is not null
     ), due as (
-      -- Each endpoint's first due attempts; an owner's turns run across all of its endpoints.
+      -- Each endpoint's first due attempts, no more than its owner may still lease; an owner's turns run
+      -- across all of its endpoints.
       select d.id, d.next_attempt_at,
         coalesce(busy.leased, 0)
           + row_number() over (partition by e.owner_kind, e.owner_id order by d.next_attempt_at, d.id) as turn
@@ -345,7 +346,7 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
         where d.endpoint_id = endpoints_due.endpoint_id and d.status = 'pending' and d.claimed_until is null
           and d.next_attempt_at <= ${now}
         order by d.next_attempt_at, d.id
-        limit ${shape.perOwner}
+        limit greatest(0, ${shape.perOwner} - coalesce(busy.leased, 0))
       ) d
     ), picked as (
       -- The order is settled first (an array: the lock never drives the plan), then the rows are locked
