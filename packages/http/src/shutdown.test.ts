@@ -202,3 +202,35 @@ describe('shutdown when something will not stop', () => {
     expect(performance.now() - began).toBeLessThan(1_500);
   });
 });
+
+describe('a service that cannot start (its port taken)', () => {
+  it('stops its background work, then closes its dependencies, and fails', async () => {
+    const taken = await startService();
+    const logger = silentLogger();
+    const steps: string[] = [];
+    try {
+      const app = createServiceApp({
+        service: 'late',
+        logger,
+        guard: (_req, _res, next) => next(),
+        trustIncomingRequestId: false,
+        maxBodyBytes: 1024,
+        register: () => {},
+      });
+      const started = startWith(
+        {
+          app,
+          logger,
+          readiness: new Readiness({ checks: [], timeoutMs: 1_000, logger }),
+          stopBackground: async () => void steps.push('background stopped'),
+          closeDeps: async () => void steps.push('dependencies closed'),
+        },
+        { port: taken.port, host: '127.0.0.1', shutdown: { drainMs: 0, streamGraceMs: 0 } },
+      );
+      await expect(started).rejects.toThrow(/EADDRINUSE/);
+      expect(steps).toEqual(['background stopped', 'dependencies closed']);
+    } finally {
+      await taken.shutdown();
+    }
+  });
+});

@@ -53,12 +53,17 @@ export async function startWith(
   parts: ServiceParts,
   at: { port: number; host?: string; shutdown: ShutdownTimings },
 ): Promise<StartedService> {
+  // A service that cannot start stops what it already started, then closes its dependencies.
+  const abandon = async (err: unknown): Promise<never> => {
+    await parts.stopBackground?.().catch((stopErr: unknown) => parts.logger.error({ err: stopErr }, 'background work failed to stop'));
+    await parts.closeDeps();
+    throw err;
+  };
   let server: RunningServer;
   try {
     server = await listen(withReadinessRoute(parts.readiness, parts.app), at.port, at.host);
   } catch (err) {
-    await parts.closeDeps();
-    throw err;
+    return abandon(err);
   }
   parts.onServer?.(server.server, server.listener);
   let metricsServer: MetricsServer | null = null;
@@ -67,8 +72,7 @@ export async function startWith(
       metricsServer = await startMetricsServer(parts.metrics.registry, parts.metrics.port, parts.metrics.host);
     } catch (err) {
       await server.close(0);
-      await parts.closeDeps();
-      throw err;
+      return abandon(err);
     }
   }
   let stopping: Promise<void> | null = null;
