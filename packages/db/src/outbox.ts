@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { TEventData, TEventType } from '@partner/contracts';
 import { currentTraceparent } from '@partner/tracing';
 import type { Executor } from './reads/executor.js';
@@ -7,6 +8,15 @@ import type { Executor } from './reads/executor.js';
  * many rows and statements it wrote), for the dispatchers to LISTEN on (migration 2026-12-11-outbox-notify, which spells it out: keep them equal).
  */
 export const OUTBOX_CHANNEL = 'outbox_events';
+
+/**
+ * A notification on the outbox's channel that is not an event: a listener's probe of its own LISTEN.
+ * Notifications reach only the database they were sent in: send it through a connection to the one
+ * the listener should hear.
+ */
+export async function notifyOutboxChannel(db: Executor, payload: string): Promise<void> {
+  await sql`select pg_notify(${OUTBOX_CHANNEL}, ${payload})`.execute(db);
+}
 
 /**
  * Producers (console's item and grant writes, the webhooks service's menu.updated coalescer) append an

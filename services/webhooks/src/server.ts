@@ -1,4 +1,4 @@
-import { createDb } from '@partner/db';
+import { createDb, notifyOutboxChannel } from '@partner/db';
 import { describeFault, postgresCheck, Readiness, redisCheck, type StartedService, startWith, servedMetrics } from '@partner/http';
 import { createApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
@@ -62,7 +62,12 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
       logger: deps.logger,
       onWake: () => dispatcher.wake(),
       connectTimeoutMs: config.dbDeadlines.connectTimeoutMs,
+      // Through the dispatcher's pool (through a PgBouncer if there is one): notifications reach every
+      // connection to the same database, and a listener that hears none of them is routed wrong.
+      probe: (payload) => notifyOutboxChannel(dispatcherDb, payload),
+      onLost: webhooksMetrics?.noteListenerLost,
     });
+    webhooksMetrics?.watchListener(listener);
     listener.start();
     dispatcher.start(1_000);
   }

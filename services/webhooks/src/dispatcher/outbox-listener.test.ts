@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Owner } from '@partner/db';
+import { notifyOutboxChannel, type Owner } from '@partner/db';
 import { newId, silentLogger } from '@partner/http';
-import { adminDatabaseUrl, useTestDatabase, withDatabase } from '@partner/testing';
+import { adminDatabaseUrl, startPgBouncer, useTestDatabase, withDatabase } from '@partner/testing';
 import { arrangeOwner, emitItemUpdated } from '../testing/webhook-fixtures.js';
-import { OutboxListener } from './outbox-listener.js';
+import { OutboxListener, type OutboxListenerOptions } from './outbox-listener.js';
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 let owner: Owner;
@@ -30,24 +30,31 @@ const SOON = { timeout: 5_000 };
 const FIRST_RETRY_MS = 1_000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A listener of the test's own (its application_name tells its connection apart) and its wake-up count. */
-function startListener(url = database.url) {
+/**
+ * A listener of the test's own (its application_name tells its connection apart), its wake-up count,
+ * and how many times it said its LISTEN was lost.
+ */
+function startListener(url = database.url, options: Partial<OutboxListenerOptions> = {}) {
   const applicationName = `webhooks-listener-${randomBytes(4).toString('hex')}`;
   const logger = silentLogger();
   const warn = vi.spyOn(logger, 'warn');
   let wakes = 0;
-  const listener = new OutboxListener({ url, logger, applicationName, onWake: () => void wakes++ });
+  let lost = 0;
+  const listener = new OutboxListener({ url, logger, applicationName, onWake: () => void wakes++, onLost: () => void lost++, ...options });
   listener.start();
   started.push(listener);
-  return { listener, applicationName, warn, wakes: () => wakes };
+  return { listener, applicationName, warn, wakes: () => wakes, lost: () => lost };
 }
 
 /** Started and connected: its first wake-up comes once it listens. */
-async function listening() {
-  const started = startListener();
+async function listening(options: Partial<OutboxListenerOptions> = {}) {
+  const started = startListener(database.url, options);
   await expect.poll(started.wakes, SOON).toBe(1);
   return started;
 }
+
+/** Probes every 100 ms, each to be heard within 500 ms. */
+const FAST_PROBES = { probeEveryMs: 100, probeWithinMs: 500 };
 
 const backendsOf = async (applicationName: string) =>
   (
@@ -55,6 +62,10 @@ const backendsOf = async (applicationName: string) =>
       database.db,
     )
   ).rows[0]!.n;
+
+const backendPidOf = async (applicationName: string) =>
+  (await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${applicationName}`.execute(database.db)).rows[0]
+    ?.pid;
 
 const terminateBackendOf = (applicationName: string) =>
   sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${applicationName}`.execute(database.db);
@@ -143,5 +154,70 @@ describe('the outbox listener', () => {
     await pause(FIRST_RETRY_MS + SETTLE_MS);
     expect(await backendsOf(applicationName)).toBe(0);
     expect(wakes()).toBe(1);
+  });
+
+  it('started twice, keeps one connection', async () => {
+    const { listener, applicationName, wakes } = await listening();
+    listener.start();
+    await pause(SETTLE_MS);
+    expect([await backendsOf(applicationName), wakes()]).toEqual([1, 1]);
+  });
+
+  it('hears its own probes and keeps its connection; a probe wakes nobody', async () => {
+    const { listener, applicationName, warn, wakes, lost } = await listening({
+      ...FAST_PROBES,
+      probe: (payload) => notifyOutboxChannel(database.db, payload),
+    });
+    const backend = await backendPidOf(applicationName);
+    await pause(10 * FAST_PROBES.probeEveryMs);
+    expect(await backendPidOf(applicationName)).toBe(backend);
+    expect(listener.listening).toBe(true);
+    expect([wakes(), lost(), warn.mock.calls.length]).toEqual([1, 0, 0]);
+  });
+
+  it('takes a probe it does not hear for a lost LISTEN: says so, counts it and listens afresh', async () => {
+    // Notifications reach only their own database: sent to another, the probe is never heard, as when a
+    // LISTEN went through a PgBouncer in transaction mode.
+    const elsewhere = new pg.Client({ connectionString: adminDatabaseUrl() });
+    await elsewhere.connect();
+    try {
+      const { applicationName, warn, wakes, lost } = await listening({
+        ...FAST_PROBES,
+        probe: async (payload) => void (await elsewhere.query('select pg_notify($1, $2)', ['outbox_events', payload])),
+      });
+      const backend = await backendPidOf(applicationName);
+      await expect.poll(lost, SOON).toBe(1);
+      expect(JSON.stringify(warn.mock.calls[0])).toContain('probe went unheard');
+      // Connected afresh, it wakes the dispatcher for what it may have missed.
+      await expect.poll(wakes, SOON).toBe(2);
+      expect(await backendPidOf(applicationName)).not.toBe(backend);
+    } finally {
+      await elsewhere.end();
+    }
+  });
+
+  it('routed through a PgBouncer in transaction mode, learns from its own probe that it hears nothing', async () => {
+    const bouncer = await startPgBouncer();
+    try {
+      const { warn, lost } = startListener(bouncer.urlFor(database.url), {
+        ...FAST_PROBES,
+        probe: (payload) => notifyOutboxChannel(database.db, payload),
+      });
+      await expect.poll(lost, SOON).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(warn.mock.calls[0])).toContain('probe went unheard');
+    } finally {
+      await bouncer.stop();
+    }
+  });
+
+  it('learns nothing from a probe that could not be sent, and keeps its connection', async () => {
+    const { listener, applicationName, wakes, lost } = await listening({
+      ...FAST_PROBES,
+      probe: () => Promise.reject(new Error('the database is away')),
+    });
+    const backend = await backendPidOf(applicationName);
+    await pause(10 * FAST_PROBES.probeEveryMs);
+    expect(await backendPidOf(applicationName)).toBe(backend);
+    expect([listener.listening, wakes(), lost()]).toEqual([true, 1, 0]);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { OUTBOX_CHANNEL } from '@partner/db';
 import { describeFault, type Logger } from '@partner/http';
@@ -12,33 +13,56 @@ export interface OutboxListenerOptions {
   applicationName?: string;
   /** How long connecting may take before it counts as failed; unset, as long as the kernel lets it. */
   connectTimeoutMs?: number;
+  /**
+   * Sends `payload` on the outbox's channel through another connection (`notifyOutboxChannel`). A
+   * LISTEN can be lost without a word: behind a PgBouncer in transaction mode, or on a connection that
+   * died without a reset. So, connected, the listener sends itself one every `probeEveryMs` (30 s); one
+   * not heard within `probeWithinMs` (5 s) counts as a lost connection: logged, and connected afresh.
+   */
+  probe?: (payload: string) => Promise<void>;
+  probeEveryMs?: number;
+  probeWithinMs?: number;
+  /** Told each time the LISTEN is lost: its connection failed, or its own probe went unheard. */
+  onLost?: () => void;
 }
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
+const PROBE_EVERY_MS = 30_000;
+const PROBE_WITHIN_MS = 5_000;
+const PROBE_PREFIX = 'probe:';
 
 /**
  * One connection of its own that LISTENs on the outbox's channel, so the dispatcher hears of a new
  * event at once. It is only a wake-up: while it hears nothing (disconnected, or its LISTEN lost behind
- * a PgBouncer) the dispatcher's safety poll still finds everything, so neither a failed first connect
- * nor a lost connection ever fails the service; it retries, 1 s at first, doubling to 30 s.
+ * a PgBouncer, which its probe notices) the dispatcher's safety poll still finds everything, so neither
+ * a failed first connect nor a lost connection ever fails the service; it retries, 1 s at first,
+ * doubling to 30 s.
  */
 export class OutboxListener {
   private client: pg.Client | null = null;
   private retry: NodeJS.Timeout | null = null;
   private failures = 0;
   private stopped = false;
+  private listeningNow = false;
 
   constructor(private readonly options: OutboxListenerOptions) {}
 
-  /** Starts connecting and returns at once. */
+  /** Whether it LISTENs now (connected, and its last probe, if any yet, was heard). */
+  get listening(): boolean {
+    return this.listeningNow;
+  }
+
+  /** Starts connecting and returns at once; a second call does nothing. */
   start(): void {
+    if (this.client || this.retry || this.stopped) return;
     void this.connect();
   }
 
   /** Closes the connection and stops reconnecting: no wake-up after this. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.listeningNow = false;
     if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = null;
@@ -64,18 +88,25 @@ export class OutboxListener {
     }
     this.client = client;
     let lost = false;
+    let probing: NodeJS.Timeout | null = null;
+    let awaitedProbe: string | null = null;
     // A terminated backend emits 'error' then 'end', a failed connect maybe neither: act once per client.
     const onLost = (err: unknown) => {
       if (lost) return;
       lost = true;
+      if (probing) clearInterval(probing);
       if (this.client === client) this.client = null;
+      if (this.listeningNow && !this.stopped) this.options.onLost?.();
+      this.listeningNow = false;
       void client.end().catch(() => {});
       if (!this.stopped) this.reconnectLater(err);
     };
     client.on('error', onLost);
     client.on('end', () => onLost(new Error('connection ended')));
     client.on('notification', (message) => {
-      if (!this.stopped && message.channel === OUTBOX_CHANNEL) this.options.onWake();
+      if (this.stopped || message.channel !== OUTBOX_CHANNEL) return;
+      if (!message.payload?.startsWith(PROBE_PREFIX)) this.options.onWake();
+      else if (message.payload === awaitedProbe) awaitedProbe = null;
     });
     try {
       await client.connect();
@@ -86,6 +117,29 @@ export class OutboxListener {
     }
     if (lost || this.stopped) return;
     this.failures = 0;
+    this.listeningNow = true;
+    const { probe } = this.options;
+    if (probe) {
+      const withinMs = this.options.probeWithinMs ?? PROBE_WITHIN_MS;
+      probing = setInterval(() => {
+        if (awaitedProbe !== null) return;
+        const payload = `${PROBE_PREFIX}${randomUUID()}`;
+        awaitedProbe = payload;
+        probe(payload).then(
+          // Timed from the send: a slow database is not a lost LISTEN.
+          () => {
+            setTimeout(() => {
+              if (awaitedProbe === payload) onLost(new Error(`its own probe went unheard for ${withinMs / 1000} s`));
+            }, withinMs).unref();
+          },
+          // Not sent (the database is away): nothing learnt of the LISTEN; the next probe asks again.
+          () => {
+            if (awaitedProbe === payload) awaitedProbe = null;
+          },
+        );
+      }, this.options.probeEveryMs ?? PROBE_EVERY_MS);
+      probing.unref();
+    }
     this.options.onWake();
   }
 
