@@ -93,7 +93,7 @@ export async function startStack(options: { databaseUrl: string; redisUrl: strin
     // and an attempt leased by the killed dispatcher is free again soon after.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_BASE_SECONDS: '1',
-    WEBHOOK_LEASE_SECONDS: '11',
+    WEBHOOK_LEASE_SECONDS: '15',
     // The deadline the services enforce, when the operator sets one for the run (their default otherwise).
     ...(process.env.REQUEST_DEADLINE_MS ? { REQUEST_DEADLINE_MS: process.env.REQUEST_DEADLINE_MS } : {}),
   };

@@ -102,7 +102,7 @@ describe('metrics', () => {
       expect(text).toMatch(/^webhooks_oldest_due_age_seconds\{service="webhooks"\} 0$/m);
       expect(text).toMatch(/^webhooks_outbox_lag_seconds\{service="webhooks"\} [0-9.e-]+$/m);
       expect(text).toMatch(/^webhooks_disabled_endpoints\{service="webhooks"\} 0$/m);
-      // New events were heard as they were written, and the LISTEN was never lost.
+      // The dispatcher LISTENs for new events, and its LISTEN was never lost.
       expect(text).toMatch(/^webhooks_outbox_listener_listening\{service="webhooks"\} 1$/m);
       expect(text).toMatch(/^webhooks_outbox_listener_lost_total\{service="webhooks"\} 0$/m);
     } finally {

@@ -37,7 +37,7 @@ function startDispatcher() {
       // Any free port: a random one may collide with a connection's ephemeral port and crash the process.
       WEBHOOKS_PORT: '0',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_LEASE_SECONDS: '11',
+      WEBHOOK_LEASE_SECONDS: '15',
       // An attempt that times out on a loaded machine is retried within seconds, not the default minute.
       WEBHOOK_RETRY_BASE_SECONDS: '1',
       LOG_LEVEL: 'warn',

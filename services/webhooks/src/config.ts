@@ -23,8 +23,11 @@ const ZWebhooksEnv = ZBehindGatewayEnv.extend({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: zBoolFlag(false),
   /** First retry delay; later ones double (60, 120, ... 3840 s by default). Fractions for tests. */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(60),
-  /** How long a dispatcher holds an attempt before another may take it (a crashed one's come back then). */
-  WEBHOOK_LEASE_SECONDS: z.coerce.number().min(11).max(3600).default(60),
+  /**
+   * How long a dispatcher holds an attempt before another may take it (a crashed one's come back then).
+   * At least 15: an attempt (10 s), recording its answer, and a moment to wait for a slot.
+   */
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().min(15).max(3600).default(60),
   /** menu.updated is sent once a restaurant's changes have been quiet this long... */
   WEBHOOK_MENU_QUIET_SECONDS: z.coerce.number().min(0).default(5),
   /** ...or this long after a burst's first change, whichever comes first. */

@@ -65,7 +65,6 @@ export async function startWebhooks(config: WebhooksConfig): Promise<StartedServ
       // Through the dispatcher's pool (through a PgBouncer if there is one): notifications reach every
       // connection to the same database, and a listener that hears none of them is routed wrong.
       probe: (payload) => notifyOutboxChannel(dispatcherDb, payload),
-      onLost: webhooksMetrics?.noteListenerLost,
     });
     webhooksMetrics?.watchListener(listener);
     listener.start();

@@ -15,17 +15,11 @@ const DUE_COUNT_CAP = 100_000;
  */
 export class WebhooksMetrics {
   private readonly attempts: Counter<'outcome'>;
-  private readonly listenerLost: Counter;
   private readonly registers: Registry[];
 
   constructor(metrics: ServiceMetrics, db: Db) {
     const registers = [metrics.registry];
     this.registers = registers;
-    this.listenerLost = new Counter({
-      name: 'webhooks_outbox_listener_lost_total',
-      help: 'Times the outbox listener lost its LISTEN: its connection failed, or its own probe went unheard. Steadily rising: it is routed through a PgBouncer in transaction mode (set WEBHOOK_LISTEN_URL).',
-      registers,
-    });
     this.attempts = new Counter({
       name: 'webhooks_delivery_attempts_total',
       help: 'Delivery attempts by outcome: succeeded (2xx), failed (retried later or not), skipped (endpoint deleted or disabled).',
@@ -59,8 +53,8 @@ export class WebhooksMetrics {
     );
   }
 
-  /** Whether the outbox listener LISTENs now, read at each scrape (1 or 0). */
-  watchListener(listener: { readonly listening: boolean }): void {
+  /** The outbox listener's state, read at each scrape (only a replica that dispatches has one). */
+  watchListener(listener: { readonly listening: boolean; readonly timesLost: number }): void {
     new Gauge({
       name: 'webhooks_outbox_listener_listening',
       help: 'Whether the outbox listener LISTENs now (1), so new events go out at once; 0: they wait for the next poll (about a second).',
@@ -69,12 +63,16 @@ export class WebhooksMetrics {
         this.set(listener.listening ? 1 : 0);
       },
     });
+    new Counter({
+      name: 'webhooks_outbox_listener_lost_total',
+      help: 'Times the outbox listener lost its LISTEN: its connection failed, or its own probe went unheard. Steadily rising: it is routed through a PgBouncer in transaction mode (set WEBHOOK_LISTEN_URL).',
+      registers: this.registers,
+      collect() {
+        this.reset();
+        this.inc(listener.timesLost);
+      },
+    });
   }
-
-  /** For the outbox listener's `onLost`. */
-  readonly noteListenerLost = (): void => {
-    this.listenerLost.inc();
-  };
 
   /** For the dispatcher's `onAttempt`. */
   readonly noteAttempt = (outcome: AttemptOutcome): void => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 /** A receiver that acknowledges each event a second after it arrives, and notes the arrivals (and tells `onArrival`). */
-async function startSlowReceiver(onArrival: (deliveryId: string) => void = () => {}) {
+async function startSlowReceiver(onArrival: (deliveryId: string) => void = () => {}, answerAfterMs = ANSWER_AFTER_MS) {
   const arrived: string[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -24,7 +24,7 @@ async function startSlowReceiver(onArrival: (deliveryId: string) => void = () =>
     req.on('end', () => {
       arrived.push((JSON.parse(body) as { id: string }).id);
       onArrival(req.headers['x-service-delivery'] as string);
-      setTimeout(() => res.writeHead(204).end(), ANSWER_AFTER_MS).unref();
+      setTimeout(() => res.writeHead(204).end(), answerAfterMs).unref();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,6 +36,16 @@ async function startSlowReceiver(onArrival: (deliveryId: string) => void = () =>
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** An owner with one endpoint at `url`, three of its events in the outbox, and their attempts as they stand. */
+async function threeEventsTo(url: string) {
+  const { owner } = await arrangeOwner(database.db);
+  await arrangeEndpoint(database.db, owner, { url, enabledEvents: ['item.updated'] });
+  const events: string[] = [];
+  for (let i = 0; i < 3; i++) events.push(await emitItemUpdated(database.db, owner));
+  const attemptsOf = async () => (await Promise.all(events.map((id) => findDeliveries(database.db, id)))).flat();
+  return { events, attemptsOf };
 }
 
 /** One attempt in flight per owner, up to four claimed ahead of a free slot. */
@@ -61,11 +71,7 @@ describe('attempts claimed ahead of a free slot', () => {
     const first = dispatcherFor(sender);
     const second = dispatcherFor(sender);
     try {
-      const { owner } = await arrangeOwner(database.db);
-      await arrangeEndpoint(database.db, owner, { url: receiver.url, enabledEvents: ['item.updated'] });
-      const events: string[] = [];
-      for (let i = 0; i < 3; i++) events.push(await emitItemUpdated(database.db, owner));
-      const attemptsOf = async () => (await Promise.all(events.map((id) => findDeliveries(database.db, id)))).flat();
+      const { events, attemptsOf } = await threeEventsTo(receiver.url);
 
       first.start(20);
       await expect.poll(() => receiver.arrived.length, { timeout: 5_000, interval: 20 }).toBe(1);
@@ -113,11 +119,7 @@ describe('an attempt whose lease ran low while it waited for a slot', () => {
     const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
     const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
     try {
-      const { owner } = await arrangeOwner(database.db);
-      await arrangeEndpoint(database.db, owner, { url: receiver.url, enabledEvents: ['item.updated'] });
-      const events: string[] = [];
-      for (let i = 0; i < 3; i++) events.push(await emitItemUpdated(database.db, owner));
-      const attemptsOf = async () => (await Promise.all(events.map((id) => findDeliveries(database.db, id)))).flat();
+      const { events, attemptsOf } = await threeEventsTo(receiver.url);
 
       dispatcher.start(20);
       await expect.poll(() => receiver.arrived.length, { timeout: 8_000, interval: 20 }).toBe(3);
@@ -127,6 +129,33 @@ describe('an attempt whose lease ran low while it waited for a slot', () => {
         .poll(async () => (await attemptsOf()).map((row) => `${row.event_id} ${row.status}`).toSorted())
         .toEqual(events.map((id) => `${id} succeeded`).toSorted());
       expect(receiver.arrived.toSorted()).toEqual(events.toSorted());
+    } finally {
+      await receiver.close();
+      await dispatcher.stop();
+      await sender.close();
+    }
+  }, 20_000);
+});
+
+describe('attempts waiting behind an owner’s busy slots', () => {
+  it('are given back and leased afresh as their lease runs low, without waiting for a slot to free', async () => {
+    let skewMs = 0;
+    // The one slot stays busy for 5 s; the clock jumps 55 s (of the 60-second lease) as its attempt arrives.
+    const receiver = await startSlowReceiver(() => (skewMs = 55_000), 5_000);
+    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+    const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
+    try {
+      const { attemptsOf } = await threeEventsTo(receiver.url);
+      const waiting = async () =>
+        (await attemptsOf()).filter((row) => row.status === 'pending' && !receiver.arrived.includes(row.event_id));
+
+      dispatcher.start(20);
+      await expect.poll(() => receiver.arrived.length, { timeout: 5_000, interval: 20 }).toBe(1);
+      // Long before the slot frees, both waiting attempts hold a new lease of a full minute.
+      const leasedAfresh = async () =>
+        (await waiting()).filter((row) => row.claimed_until!.getTime() > Date.now() + skewMs + 50_000).length;
+      await expect.poll(leasedAfresh, { timeout: 2_000, interval: 20 }).toBe(2);
+      expect(receiver.arrived).toHaveLength(1);
     } finally {
       await receiver.close();
       await dispatcher.stop();

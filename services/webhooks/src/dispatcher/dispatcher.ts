@@ -33,6 +33,7 @@ import { Signal } from './signal.js';
 import { retryDelayMs, withRetryAfter } from './retry-schedule.js';
 import { sendEvent } from './send-event.js';
 import { SEND_TIMEOUT_MS, type WebhookSender } from './sender.js';
+import { WriteBatch } from './write-batch.js';
 
 /** How an attempt ended: answered 2xx, failed (to be retried or not), or not sent (endpoint gone or off). */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'skipped';
@@ -90,11 +91,13 @@ const FAILURE_PAUSE_MS = 1_000;
 const WOKEN_ROUND_GAP_MS = 20;
 const DAY_MS = 24 * 3600 * 1000;
 /**
- * A claimed attempt starts only with this much of its lease left: a whole attempt, and time to record
- * its answer. One started later could still be running when its lease ran out, and the housekeeping
- * would send it again as a new attempt: a receiver would get it twice, and the log a false failure.
+ * A claimed attempt starts only with this much of its lease left: a whole attempt, and 2 s to record
+ * its answer (at the send loop's next round, within its one-second poll). One started later could
+ * still be running, or its success unrecorded, when its lease ran out, and the housekeeping would send
+ * it again as a new attempt: a receiver would get it twice, and the log a false failure. (The shortest
+ * lease the configuration allows, 15 s, leaves a claimed attempt 3 s to wait for its slot.)
  */
-const LEASE_LEFT_TO_START_MS = SEND_TIMEOUT_MS + 500;
+export const LEASE_LEFT_TO_START_MS = SEND_TIMEOUT_MS + 2_000;
 export const DEFAULT_RETENTION: RetentionPolicy = { deliveriesMs: 30 * DAY_MS, outboxMs: DAY_MS };
 
 /** An integrator hears of a restaurant only through its grant; its own `grant.*` events need none. */
@@ -117,10 +120,16 @@ export class Dispatcher {
   /** Claimed attempts waiting for a slot, per owner (`ownerKey`) in claim order; owners take turns. */
   private readonly ready = new Map<string, ClaimedAttempt[]>();
   private readyCount = 0;
-  /** Claimed attempts whose lease ran too low while they waited for a slot: given back at the next claim. */
-  private expiring: string[] = [];
-  /** Successes not yet recorded: they are written together. */
-  private acknowledged: Acknowledgement[] = [];
+  /**
+   * Claimed attempts to give back (`claimed_until` cleared) at the next claim, for any dispatcher to
+   * lease afresh: those whose lease ran too low while they waited for a slot, and at stop what waits.
+   */
+  private readonly toGiveBack = new WriteBatch<string>();
+  /**
+   * Successes not yet recorded: written together, on their own or with a claim. If this process dies
+   * first, the lease runs out and they are sent again (at-least-once), never lost.
+   */
+  private readonly acknowledged = new WriteBatch<Acknowledgement>();
   /** Deliveries fanned out or the claimed attempts running low since the send loop last claimed (and stop, to end its wait). */
   private readonly sendable = new Signal();
   /** Ends the fan-out loop's idle wait: a new event in the outbox (`wake`), or stop. */
@@ -188,8 +197,8 @@ export class Dispatcher {
     const unsent = [...this.ready.values()].flat();
     this.ready.clear();
     this.readyCount = 0;
-    this.expiring.push(...unsent.map((delivery) => delivery.id));
-    await this.giveBackExpiring();
+    this.toGiveBack.add(...unsent.map((delivery) => delivery.id));
+    await this.toGiveBack.write((ids) => releaseClaimedDeliveries(this.options.db, ids));
   }
 
   private async fanOutLoop(idleMs: number): Promise<void> {
@@ -243,22 +252,7 @@ export class Dispatcher {
   /** Waits for every attempt in flight and records their successes. */
   private async settle(): Promise<void> {
     await Promise.all([...this.attempts]);
-    if (this.acknowledged.length) await this.recordAcknowledged((batch) => recordSucceededDeliveries(this.options.db, batch));
-  }
-
-  /**
-   * Successes are recorded together (by `write`: on its own, or with a claim); if this process dies
-   * first, the lease runs out and they are sent again (at-least-once), never lost.
-   */
-  private async recordAcknowledged<T>(write: (batch: readonly Acknowledgement[]) => Promise<T>): Promise<T> {
-    const batch = this.acknowledged;
-    this.acknowledged = [];
-    try {
-      return await write(batch);
-    } catch (err) {
-      this.acknowledged.push(...batch);
-      throw err;
-    }
+    if (this.acknowledged.length) await this.acknowledged.write((batch) => recordSucceededDeliveries(this.options.db, batch));
   }
 
   private async fanOut(now: Date): Promise<number> {
@@ -351,11 +345,15 @@ export class Dispatcher {
    * (spec 6.2: at-least-once, deduplicate on id); every event carries its createdAt.
    */
   private async fillSlots(now: Date, ahead: number): Promise<number> {
+    // Every waiting attempt is looked at, not only those whose owner has a slot free: one stuck behind
+    // slow attempts must be given back before its lease runs out, not replaced by the housekeeping.
+    const startBy = this.startBy();
+    for (const [owner, queue] of this.ready) if (!this.nextStartable(queue, startBy)) this.ready.delete(owner);
+    await this.toGiveBack.write((ids) => releaseClaimedDeliveries(this.options.db, ids));
     // Free slots always: attempts waiting for owners at their limit must not keep another owner's out.
     const wanted = (this.options.concurrency ?? 128) - this.attempts.size + Math.max(0, ahead - this.readyCount);
-    await this.giveBackExpiring();
     const claimed = await this.withReach(
-      await this.recordAcknowledged((acknowledged) =>
+      await this.acknowledged.write((acknowledged) =>
         claimDueDeliveries(this.options.db, now, this.options.leaseMs ?? 60_000, {
           limit: Math.max(0, Math.min(wanted, this.options.batchSize ?? 500)),
           perOwner: (this.options.ownerConcurrency ?? 32) + ahead,
@@ -376,16 +374,22 @@ export class Dispatcher {
     return claimed.length;
   }
 
-  /** Gives back the attempts whose lease ran low while they waited, for a claim to lease them afresh. */
-  private async giveBackExpiring(): Promise<void> {
-    const expiring = this.expiring;
-    this.expiring = [];
-    try {
-      await releaseClaimedDeliveries(this.options.db, expiring);
-    } catch (err) {
-      this.expiring.push(...expiring);
-      throw err;
+  /** An attempt whose lease ends before this time may not start (LEASE_LEFT_TO_START_MS). */
+  private startBy(): number {
+    return this.options.now().getTime() + LEASE_LEFT_TO_START_MS;
+  }
+
+  /**
+   * The owner's next attempt that may start, once those ahead of it whose lease ran too low are set
+   * aside to be given back; none when the queue is left empty. (A queue is in claim order, so its
+   * leases end in order: those leading it are the ones that ran low.)
+   */
+  private nextStartable(queue: ClaimedAttempt[], startBy: number): ClaimedAttempt | undefined {
+    while (queue.length && queue[0]!.claimed_until!.getTime() < startBy) {
+      this.toGiveBack.add(queue.shift()!.id);
+      this.readyCount--;
     }
+    return queue[0];
   }
 
   /** Attempts this dispatcher holds per owner: in flight or waiting for a slot. */
@@ -402,23 +406,25 @@ export class Dispatcher {
   private startReady(): void {
     const concurrency = this.options.concurrency ?? 128;
     const ownerConcurrency = this.options.ownerConcurrency ?? 32;
-    const startBy = this.options.now().getTime() + LEASE_LEFT_TO_START_MS;
-    let taken = true;
-    while (taken) {
-      taken = false;
+    const startBy = this.startBy();
+    let started = true;
+    while (started && this.attempts.size < concurrency) {
+      started = false;
       for (const [owner, queue] of this.ready) {
-        if (this.attempts.size >= concurrency) return;
+        if (this.attempts.size >= concurrency) break;
         const busy = this.inFlight.get(owner) ?? 0;
         if (busy >= ownerConcurrency) continue;
-        const delivery = queue.shift()!;
-        if (delivery.claimed_until!.getTime() >= startBy) this.run(delivery, owner, busy);
-        else this.expiring.push(delivery.id);
-        this.readyCount--;
+        const delivery = this.nextStartable(queue, startBy);
+        if (delivery) {
+          queue.shift();
+          this.readyCount--;
+          this.run(delivery, owner, busy);
+          started = true;
+        }
         if (queue.length === 0) this.ready.delete(owner);
-        taken = true;
       }
     }
-    if (this.expiring.length) this.sendable.notify();
+    if (this.toGiveBack.length) this.sendable.notify();
   }
 
   private run(delivery: ClaimedAttempt, owner: string, busy: number): void {
@@ -495,7 +501,7 @@ export class Dispatcher {
     const recorded = { responseStatus: outcome.status, durationMs: outcome.durationMs, error: outcome.error };
     this.options.onAttempt?.(outcome.ok ? 'succeeded' : 'failed');
     if (outcome.ok) {
-      this.acknowledged.push({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
+      this.acknowledged.add({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
       return;
     }
     const disabledFor = await db.transaction().execute(async (tx): Promise<string | null> => {

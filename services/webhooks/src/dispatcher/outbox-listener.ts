@@ -22,8 +22,6 @@ export interface OutboxListenerOptions {
   probe?: (payload: string) => Promise<void>;
   probeEveryMs?: number;
   probeWithinMs?: number;
-  /** Told each time the LISTEN is lost: its connection failed, or its own probe went unheard. */
-  onLost?: () => void;
 }
 
 const FIRST_RETRY_MS = 1_000;
@@ -45,12 +43,18 @@ export class OutboxListener {
   private failures = 0;
   private stopped = false;
   private listeningNow = false;
+  private lostCount = 0;
 
   constructor(private readonly options: OutboxListenerOptions) {}
 
-  /** Whether it LISTENs now (connected, and its last probe, if any yet, was heard). */
+  /** Whether it LISTENs now: connected, listening, and not yet found deaf by a probe. */
   get listening(): boolean {
     return this.listeningNow;
+  }
+
+  /** How many times its LISTEN was lost: its connection failed, or its own probe went unheard. */
+  get timesLost(): number {
+    return this.lostCount;
   }
 
   /** Starts connecting and returns at once; a second call does nothing. */
@@ -89,14 +93,16 @@ export class OutboxListener {
     this.client = client;
     let lost = false;
     let probing: NodeJS.Timeout | null = null;
+    let probeDeadline: NodeJS.Timeout | null = null;
     let awaitedProbe: string | null = null;
     // A terminated backend emits 'error' then 'end', a failed connect maybe neither: act once per client.
     const onLost = (err: unknown) => {
       if (lost) return;
       lost = true;
       if (probing) clearInterval(probing);
+      if (probeDeadline) clearTimeout(probeDeadline);
       if (this.client === client) this.client = null;
-      if (this.listeningNow && !this.stopped) this.options.onLost?.();
+      if (this.listeningNow && !this.stopped) this.lostCount++;
       this.listeningNow = false;
       void client.end().catch(() => {});
       if (!this.stopped) this.reconnectLater(err);
@@ -126,11 +132,15 @@ export class OutboxListener {
         const payload = `${PROBE_PREFIX}${randomUUID()}`;
         awaitedProbe = payload;
         probe(payload).then(
-          // Timed from the send: a slow database is not a lost LISTEN.
+          // Timed from the send: a slow database is not a lost LISTEN. Decided after the event loop's
+          // next read of the network, so a probe that arrived while the loop was busy counts as heard.
           () => {
-            setTimeout(() => {
-              if (awaitedProbe === payload) onLost(new Error(`its own probe went unheard for ${withinMs / 1000} s`));
-            }, withinMs).unref();
+            probeDeadline = setTimeout(() => {
+              setImmediate(() => {
+                if (awaitedProbe === payload) onLost(new Error(`its own probe went unheard for ${withinMs / 1000} s`));
+              });
+            }, withinMs);
+            probeDeadline.unref();
           },
           // Not sent (the database is away): nothing learnt of the LISTEN; the next probe asks again.
           () => {

@@ -11,7 +11,7 @@ export interface SendOutcome {
   retryAfterMs: number | null;
 }
 
-/** The longest an attempt takes: connecting, then the answer's headers and body, each within it. */
+/** The longest an attempt takes, connecting included: the request is cut off after it. */
 export const SEND_TIMEOUT_MS = 10_000;
 
 /** Retry-After as seconds or as an HTTP date, measured from `now`. */
