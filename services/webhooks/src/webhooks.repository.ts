@@ -462,15 +462,25 @@ export async function setAsideClaimedDeliveries(
     .execute();
 }
 
-/** Claimed attempts given back unsent (a dispatcher stopping): due again at once, for any dispatcher. */
-export async function releaseClaimedDeliveries(db: Executor, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ claimed_until: null })
-    .where('id', 'in', [...ids])
-    .where('status', '=', 'pending')
-    .execute();
+/** A leased attempt as its dispatcher holds it: the lease it was given. */
+export interface HeldLease {
+  id: string;
+  claimedUntil: Date;
+}
+
+/**
+ * Clears the leases this dispatcher holds, so that any dispatcher may lease the attempts afresh. Only
+ * leases still as held are cleared: a row another dispatcher leased meanwhile (after the housekeeping
+ * replaced it, or after a give-back whose answer was lost and is written again) keeps its lease.
+ */
+export async function releaseClaimedDeliveries(db: Executor, held: readonly HeldLease[]): Promise<void> {
+  if (held.length === 0) return;
+  await sql`
+    update webhook_deliveries d set claimed_until = null
+    from unnest(${held.map((lease) => lease.id)}::text[], ${held.map((lease) => lease.claimedUntil.toISOString())}::timestamptz[])
+      as h(id, claimed_until)
+    where d.id = h.id and d.claimed_until = h.claimed_until and d.status = 'pending'
+  `.execute(db);
 }
 
 /**

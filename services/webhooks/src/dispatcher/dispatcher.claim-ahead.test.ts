@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
-import { arrangeEndpoint, arrangeOwner, emitItemUpdated, findDeliveries, TEST_SEALING_KEYS } from '../testing/webhook-fixtures.js';
+import {
+  arrangeDelivery,
+  arrangeEndpoint,
+  arrangeOwner,
+  emitItemUpdated,
+  findDeliveries,
+  TEST_SEALING_KEYS,
+} from '../testing/webhook-fixtures.js';
+import { releaseClaimedDeliveries } from '../webhooks.repository.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
@@ -103,7 +111,7 @@ describe('attempts claimed ahead of a free slot', () => {
 
 describe('an attempt whose lease ran low while it waited for a slot', () => {
   it('is given back and leased afresh before it is sent, so no attempt outlives its lease', async () => {
-    // The dispatcher's clock jumps 55 s (of the 60-second lease) while the first attempt waits for its answer.
+    // The dispatcher's clock jumps 50 s (of the 60-second lease) while the first attempt waits for its answer.
     let skewMs = 0;
     const leaseLeftMs: Promise<number>[] = [];
     const receiver = await startSlowReceiver((deliveryId) => {
@@ -116,7 +124,7 @@ describe('an attempt whose lease ran low while it waited for a slot', () => {
           .executeTakeFirstOrThrow()
           .then((row) => row.claimed_until!.getTime() - now),
       );
-      skewMs = 55_000;
+      skewMs = 50_000;
     });
     const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
     const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
@@ -143,8 +151,8 @@ describe('an attempt whose lease ran low while it waited for a slot', () => {
 describe('attempts waiting behind an owner’s busy slots', () => {
   it('are given back and leased afresh as their lease runs low, without waiting for a slot to free', async () => {
     let skewMs = 0;
-    // The one slot stays busy for 5 s; the clock jumps 55 s (of the 60-second lease) as its attempt arrives.
-    const receiver = await startSlowReceiver(() => (skewMs = 55_000), 5_000);
+    // The one slot stays busy for 5 s; the clock jumps 50 s (of the 60-second lease) as its attempt arrives.
+    const receiver = await startSlowReceiver(() => (skewMs = 50_000), 5_000);
     const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
     const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
     try {
@@ -156,7 +164,7 @@ describe('attempts waiting behind an owner’s busy slots', () => {
       await expect.poll(() => receiver.arrived.length, SOON).toBe(1);
       // Long before the slot frees, both waiting attempts hold a new lease of a full minute.
       const leasedAfresh = async () =>
-        (await waiting()).filter((row) => row.claimed_until!.getTime() > Date.now() + skewMs + 50_000).length;
+        (await waiting()).filter((row) => row.claimed_until !== null && row.claimed_until.getTime() > Date.now() + skewMs + 50_000).length;
       await expect.poll(leasedAfresh, { timeout: 3_000, interval: 20 }).toBe(2);
       expect(receiver.arrived).toHaveLength(1);
     } finally {
@@ -165,4 +173,23 @@ describe('attempts waiting behind an owner’s busy slots', () => {
       await sender.close();
     }
   }, 20_000);
+});
+
+describe('giving an attempt back', () => {
+  it('clears only the lease it holds: one another dispatcher took meanwhile stays', async () => {
+    const { owner } = await arrangeOwner(database.db);
+    const endpoint = await arrangeEndpoint(database.db, owner);
+    const { id } = await arrangeDelivery(database.db, endpoint.id, { createdAt: new Date(), status: 'pending' });
+    const leaseOf = async () =>
+      (await database.db.selectFrom('webhook_deliveries').select('claimed_until').where('id', '=', id).executeTakeFirstOrThrow())
+        .claimed_until;
+    const ours = new Date(Date.now() + 60_000);
+    const theirs = new Date(Date.now() + 90_000);
+    await database.db.updateTable('webhook_deliveries').set({ claimed_until: theirs }).where('id', '=', id).execute();
+
+    await releaseClaimedDeliveries(database.db, [{ id, claimedUntil: ours }]);
+    expect(await leaseOf()).toEqual(theirs);
+    await releaseClaimedDeliveries(database.db, [{ id, claimedUntil: theirs }]);
+    expect(await leaseOf()).toBeNull();
+  });
 });

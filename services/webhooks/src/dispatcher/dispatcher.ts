@@ -8,6 +8,7 @@ import {
   findFanOutTargets,
   findFirstAttempt,
   GRANT_ENDED,
+  type HeldLease,
   insertDeliveries,
   insertNotification,
   lockEventsToFanOut,
@@ -100,6 +101,9 @@ const DAY_MS = 24 * 3600 * 1000;
 export const LEASE_LEFT_TO_START_MS = SEND_TIMEOUT_MS + 2_000;
 export const DEFAULT_RETENTION: RetentionPolicy = { deliveriesMs: 30 * DAY_MS, outboxMs: DAY_MS };
 
+/** What giving a claimed attempt back needs: the lease it holds. */
+const heldLease = (delivery: ClaimedAttempt): HeldLease => ({ id: delivery.id, claimedUntil: delivery.claimed_until! });
+
 /** An integrator hears of a restaurant only through its grant; its own `grant.*` events need none. */
 const needsGrant = (delivery: ClaimedAttempt): boolean =>
   delivery.endpoint.owner_kind === 'integrator' && !delivery.event.type.startsWith('grant.');
@@ -124,7 +128,7 @@ export class Dispatcher {
    * Claimed attempts to give back (`claimed_until` cleared) at the next claim, for any dispatcher to
    * lease afresh: those whose lease ran too low while they waited for a slot, and at stop what waits.
    */
-  private readonly toGiveBack = new WriteBatch<string>();
+  private readonly toGiveBack = new WriteBatch<HeldLease>();
   /**
    * Successes not yet recorded: written together, on their own or with a claim. If this process dies
    * first, the lease runs out and they are sent again (at-least-once), never lost.
@@ -197,8 +201,8 @@ export class Dispatcher {
     const unsent = [...this.ready.values()].flat();
     this.ready.clear();
     this.readyCount = 0;
-    this.toGiveBack.add(...unsent.map((delivery) => delivery.id));
-    await this.toGiveBack.write((ids) => releaseClaimedDeliveries(this.options.db, ids));
+    this.toGiveBack.add(...unsent.map(heldLease));
+    await this.toGiveBack.write((held) => releaseClaimedDeliveries(this.options.db, held));
   }
 
   private async fanOutLoop(idleMs: number): Promise<void> {
@@ -349,7 +353,7 @@ export class Dispatcher {
     // slow attempts must be given back before its lease runs out, not replaced by the housekeeping.
     const startBy = this.startBy();
     for (const [owner, queue] of this.ready) if (!this.nextStartable(queue, startBy)) this.ready.delete(owner);
-    await this.toGiveBack.write((ids) => releaseClaimedDeliveries(this.options.db, ids));
+    await this.toGiveBack.write((held) => releaseClaimedDeliveries(this.options.db, held));
     // Free slots always: attempts waiting for owners at their limit must not keep another owner's out.
     const wanted = (this.options.concurrency ?? 128) - this.attempts.size + Math.max(0, ahead - this.readyCount);
     const claimed = await this.withReach(
@@ -386,7 +390,7 @@ export class Dispatcher {
    */
   private nextStartable(queue: ClaimedAttempt[], startBy: number): ClaimedAttempt | undefined {
     while (queue.length && queue[0]!.claimed_until!.getTime() < startBy) {
-      this.toGiveBack.add(queue.shift()!.id);
+      this.toGiveBack.add(heldLease(queue.shift()!));
       this.readyCount--;
     }
     return queue[0];
