@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { testRedisUrl, type TestDatabase, useTestDatabase } from '@partner/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from './logger.js';
+import { type Logger, silentLogger } from './logger.js';
 import { Readiness } from './readiness.js';
 import { postgresCheck, redisCheck } from './readiness-checks.js';
 import { connectRedis, type RedisClient } from './redis.js';
@@ -29,10 +29,9 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** A service with a route that queries Postgres and an SSE route that outlives the drain. */
-async function startService(): Promise<StartedService> {
-  const logger = silentLogger();
-  const app = createServiceApp({
+/** An app with a route that queries Postgres and an SSE route that outlives the drain. */
+function drainApp(logger: Logger) {
+  return createServiceApp({
     service: 'drain',
     logger,
     guard: (_req, _res, next) => next(),
@@ -54,6 +53,12 @@ async function startService(): Promise<StartedService> {
       });
     },
   });
+}
+
+/** A service of that app, behind readiness checks of the real Postgres and Redis. */
+async function startService(): Promise<StartedService> {
+  const logger = silentLogger();
+  const app = drainApp(logger);
   const readiness = new Readiness({ checks: [postgresCheck(database.db), redisCheck(redis)], timeoutMs: 1_000, logger });
   return startWith(
     { app, logger, readiness, closeDeps: async () => {} },
@@ -209,17 +214,9 @@ describe('a service that cannot start (its port taken)', () => {
     const logger = silentLogger();
     const steps: string[] = [];
     try {
-      const app = createServiceApp({
-        service: 'late',
-        logger,
-        guard: (_req, _res, next) => next(),
-        trustIncomingRequestId: false,
-        maxBodyBytes: 1024,
-        register: () => {},
-      });
       const started = startWith(
         {
-          app,
+          app: drainApp(logger),
           logger,
           readiness: new Readiness({ checks: [], timeoutMs: 1_000, logger }),
           stopBackground: async () => void steps.push('background stopped'),

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
 import {
@@ -25,6 +25,17 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
+/**
+ * What a test opened, closed after it: receivers first (attempts in flight to them end at once), then
+ * dispatchers, then senders. Closing twice is harmless.
+ */
+const opened = { receivers: [] as { close: () => Promise<void> }[], dispatchers: [] as Dispatcher[], senders: [] as WebhookSender[] };
+afterEach(async () => {
+  await Promise.all(opened.receivers.splice(0).map((receiver) => receiver.close()));
+  await Promise.all(opened.dispatchers.splice(0).map((dispatcher) => dispatcher.stop()));
+  await Promise.all(opened.senders.splice(0).map((sender) => sender.close()));
+});
+
 /** A receiver that acknowledges each event a second after it arrives, and notes the arrivals (and tells `onArrival`). */
 async function startSlowReceiver(onArrival: (deliveryId: string) => void = () => {}, answerAfterMs = ANSWER_AFTER_MS) {
   const arrived: string[] = [];
@@ -38,7 +49,7 @@ async function startSlowReceiver(onArrival: (deliveryId: string) => void = () =>
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  const receiver = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     arrived,
     close: () => {
@@ -46,6 +57,8 @@ async function startSlowReceiver(onArrival: (deliveryId: string) => void = () =>
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  opened.receivers.push(receiver);
+  return receiver;
 }
 
 /** An owner with one endpoint at `url`, three of its events in the outbox, and their attempts as they stand. */
@@ -60,7 +73,7 @@ async function threeEventsTo(url: string) {
 
 /** One attempt in flight per owner, up to four claimed ahead of a free slot. */
 function dispatcherFor(sender: WebhookSender, options: Partial<DispatcherOptions> = {}): Dispatcher {
-  return new Dispatcher({
+  const dispatcher = new Dispatcher({
     db: database.db,
     logger: silentLogger(),
     sender,
@@ -72,6 +85,15 @@ function dispatcherFor(sender: WebhookSender, options: Partial<DispatcherOptions
     claimAhead: 4,
     ...options,
   });
+  opened.dispatchers.push(dispatcher);
+  return dispatcher;
+}
+
+/** A sender to the test's loopback receivers. */
+function newSender(): WebhookSender {
+  const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+  opened.senders.push(sender);
+  return sender;
 }
 
 describe('attempts claimed ahead of a free slot', () => {
@@ -79,35 +101,29 @@ describe('attempts claimed ahead of a free slot', () => {
     // Two seconds of the first answer's wait to see the others leased and stop before it comes.
     const answerAfterMs = 2 * ANSWER_AFTER_MS;
     const receiver = await startSlowReceiver(() => {}, answerAfterMs);
-    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+    const sender = newSender();
     const first = dispatcherFor(sender);
     const second = dispatcherFor(sender);
-    try {
-      const { events, attemptsOf } = await threeEventsTo(receiver.url);
+    const { events, attemptsOf } = await threeEventsTo(receiver.url);
 
-      first.start(20);
-      await expect.poll(() => receiver.arrived.length, SOON).toBe(1);
-      // The owner's one slot is busy: the other two are leased to this dispatcher, waiting in it.
-      await expect
-        .poll(async () => (await attemptsOf()).filter((row) => row.status === 'pending' && row.claimed_until !== null).length)
-        .toBe(3);
+    first.start(20);
+    await expect.poll(() => receiver.arrived.length, SOON).toBe(1);
+    // The owner's one slot is busy: the other two are leased to this dispatcher, waiting in it.
+    await expect
+      .poll(async () => (await attemptsOf()).filter((row) => row.status === 'pending' && row.claimed_until !== null).length)
+      .toBe(3);
 
-      await first.stop();
-      const afterStop = await attemptsOf();
-      expect(afterStop.filter((row) => row.status === 'succeeded')).toHaveLength(1);
-      expect(afterStop.filter((row) => row.status === 'pending').map((row) => row.claimed_until)).toEqual([null, null]);
+    await first.stop();
+    const afterStop = await attemptsOf();
+    expect(afterStop.filter((row) => row.status === 'succeeded')).toHaveLength(1);
+    expect(afterStop.filter((row) => row.status === 'pending').map((row) => row.claimed_until)).toEqual([null, null]);
 
-      // Sent long before the 60-second lease would have run out.
-      const restarted = Date.now();
-      second.start(20);
-      await expect.poll(() => receiver.arrived.length, SOON).toBe(3);
-      expect(Date.now() - restarted).toBeLessThan(4 * answerAfterMs);
-      expect(new Set(receiver.arrived)).toEqual(new Set(events));
-    } finally {
-      await receiver.close();
-      await Promise.all([first.stop(), second.stop()]);
-      await sender.close();
-    }
+    // Sent long before the 60-second lease would have run out.
+    const restarted = Date.now();
+    second.start(20);
+    await expect.poll(() => receiver.arrived.length, SOON).toBe(3);
+    expect(Date.now() - restarted).toBeLessThan(4 * answerAfterMs);
+    expect(new Set(receiver.arrived)).toEqual(new Set(events));
   }, 20_000);
 });
 
@@ -128,25 +144,19 @@ describe('an attempt whose lease ran low while it waited for a slot', () => {
       );
       skewMs = 50_000;
     });
-    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+    const sender = newSender();
     const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
-    try {
-      const { events, attemptsOf } = await threeEventsTo(receiver.url);
+    const { events, attemptsOf } = await threeEventsTo(receiver.url);
 
-      dispatcher.start(20);
-      await expect.poll(() => receiver.arrived.length, { timeout: 8_000, interval: 20 }).toBe(3);
-      // Each sent with time enough to finish (10 s) before its lease ran out.
-      for (const left of await Promise.all(leaseLeftMs)) expect(left).toBeGreaterThan(10_000);
-      // The last answer comes a second after its arrival.
-      await expect
-        .poll(async () => (await attemptsOf()).map((row) => `${row.event_id} ${row.status}`).toSorted(), SOON)
-        .toEqual(events.map((id) => `${id} succeeded`).toSorted());
-      expect(receiver.arrived.toSorted()).toEqual(events.toSorted());
-    } finally {
-      await receiver.close();
-      await dispatcher.stop();
-      await sender.close();
-    }
+    dispatcher.start(20);
+    await expect.poll(() => receiver.arrived.length, { timeout: 8_000, interval: 20 }).toBe(3);
+    // Each sent with time enough to finish (10 s) before its lease ran out.
+    for (const left of await Promise.all(leaseLeftMs)) expect(left).toBeGreaterThan(10_000);
+    // The last answer comes a second after its arrival.
+    await expect
+      .poll(async () => (await attemptsOf()).map((row) => `${row.event_id} ${row.status}`).toSorted(), SOON)
+      .toEqual(events.map((id) => `${id} succeeded`).toSorted());
+    expect(receiver.arrived.toSorted()).toEqual(events.toSorted());
   }, 20_000);
 });
 
@@ -155,25 +165,18 @@ describe('attempts waiting behind an owner’s busy slots', () => {
     let skewMs = 0;
     // The one slot stays busy for 5 s; the clock jumps 50 s (of the 60-second lease) as its attempt arrives.
     const receiver = await startSlowReceiver(() => (skewMs = 50_000), 5_000);
-    const sender = new WebhookSender({ allowPrivate: true }, () => new Date());
+    const sender = newSender();
     const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
-    try {
-      const { attemptsOf } = await threeEventsTo(receiver.url);
-      const waiting = async () =>
-        (await attemptsOf()).filter((row) => row.status === 'pending' && !receiver.arrived.includes(row.event_id));
+    const { attemptsOf } = await threeEventsTo(receiver.url);
+    const waiting = async () => (await attemptsOf()).filter((row) => row.status === 'pending' && !receiver.arrived.includes(row.event_id));
 
-      dispatcher.start(20);
-      await expect.poll(() => receiver.arrived.length, SOON).toBe(1);
-      // Long before the slot frees, both waiting attempts hold a new lease of a full minute.
-      const leasedAfresh = async () =>
-        (await waiting()).filter((row) => row.claimed_until !== null && row.claimed_until.getTime() > Date.now() + skewMs + 50_000).length;
-      await expect.poll(leasedAfresh, { timeout: 3_000, interval: 20 }).toBe(2);
-      expect(receiver.arrived).toHaveLength(1);
-    } finally {
-      await receiver.close();
-      await dispatcher.stop();
-      await sender.close();
-    }
+    dispatcher.start(20);
+    await expect.poll(() => receiver.arrived.length, SOON).toBe(1);
+    // Long before the slot frees, both waiting attempts hold a new lease of a full minute.
+    const leasedAfresh = async () =>
+      (await waiting()).filter((row) => row.claimed_until !== null && row.claimed_until.getTime() > Date.now() + skewMs + 50_000).length;
+    await expect.poll(leasedAfresh, { timeout: 3_000, interval: 20 }).toBe(2);
+    expect(receiver.arrived).toHaveLength(1);
   }, 20_000);
 });
 

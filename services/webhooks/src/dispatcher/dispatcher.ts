@@ -167,9 +167,10 @@ export class Dispatcher {
 
   /**
    * Runs until stopped, three loops side by side: fan-out (again at once while events arrive, otherwise
-   * when woken, at most every WOKEN_ROUND_GAP_MS, or after `idleMs`), sending (free slots filled as soon as an attempt finishes or
-   * deliveries are fanned out, and every `idleMs`), and the housekeeping on its own cadence. Neither
-   * waits for the other: a burst's fan-out never holds up the slots that free meanwhile.
+   * when woken, at most every WOKEN_ROUND_GAP_MS, or after `idleMs`), sending (free slots filled as
+   * soon as an attempt finishes or deliveries are fanned out, and every `idleMs`), and the housekeeping
+   * on its own cadence. Neither waits for the other: a burst's fan-out never holds up the slots that
+   * free meanwhile.
    */
   start(idleMs = 100): void {
     if (this.running) return;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { OUTBOX_CHANNEL } from '@partner/db';
 import { describeFault, type Logger } from '@partner/http';
@@ -93,14 +94,15 @@ export class OutboxListener {
     this.client = client;
     let lost = false;
     let probing: NodeJS.Timeout | null = null;
-    let probeDeadline: NodeJS.Timeout | null = null;
     let awaitedProbe: string | null = null;
+    /** Aborted when this connection is lost or closed: ends a probe's wait. */
+    const connection = new AbortController();
     // A terminated backend emits 'error' then 'end', a failed connect maybe neither: act once per client.
     const onLost = (err: unknown) => {
       if (lost) return;
       lost = true;
       if (probing) clearInterval(probing);
-      if (probeDeadline) clearTimeout(probeDeadline);
+      connection.abort();
       if (this.client === client) this.client = null;
       if (this.listeningNow && !this.stopped) this.lostCount++;
       this.listeningNow = false;
@@ -127,26 +129,26 @@ export class OutboxListener {
     const { probe } = this.options;
     if (probe) {
       const withinMs = this.options.probeWithinMs ?? PROBE_WITHIN_MS;
-      probing = setInterval(() => {
-        if (awaitedProbe !== null) return;
+      // One probe, given `withinMs` to be heard once it is sent (a slow database is not a lost LISTEN),
+      // and decided after the event loop's next read of the network (one that arrived while the loop
+      // was busy counts as heard).
+      const probeOnce = async (): Promise<void> => {
         const payload = `${PROBE_PREFIX}${randomUUID()}`;
         awaitedProbe = payload;
-        probe(payload).then(
-          // Timed from the send: a slow database is not a lost LISTEN. Decided after the event loop's
-          // next read of the network, so a probe that arrived while the loop was busy counts as heard.
-          () => {
-            probeDeadline = setTimeout(() => {
-              setImmediate(() => {
-                if (awaitedProbe === payload) onLost(new Error(`its own probe went unheard for ${withinMs / 1000} s`));
-              });
-            }, withinMs);
-            probeDeadline.unref();
-          },
+        try {
+          await probe(payload);
+        } catch {
           // Not sent (the database is away): nothing learnt of the LISTEN; the next probe asks again.
-          () => {
-            if (awaitedProbe === payload) awaitedProbe = null;
-          },
-        );
+          awaitedProbe = null;
+          return;
+        }
+        await sleep(withinMs, undefined, { ref: false, signal: connection.signal });
+        await nextTurn(undefined, { signal: connection.signal });
+        if (awaitedProbe === payload) onLost(new Error(`its own probe went unheard for ${withinMs / 1000} s`));
+      };
+      probing = setInterval(() => {
+        // A wait ended by the connection's end rejects: nothing to do.
+        if (awaitedProbe === null) probeOnce().catch(() => {});
       }, this.options.probeEveryMs ?? PROBE_EVERY_MS);
       probing.unref();
     }
