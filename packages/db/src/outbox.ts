@@ -5,7 +5,8 @@ import type { Executor } from './reads/executor.js';
 
 /**
  * The channel a trigger notifies when a transaction that wrote to the outbox commits (once, however
- * many rows and statements it wrote), for the dispatchers to LISTEN on (migration 2026-12-11-outbox-notify, which spells it out: keep them equal).
+ * many rows and statements it wrote), for the dispatchers to LISTEN on. Migration
+ * 2026-12-11-outbox-notify spells it out: keep the two equal.
  */
 export const OUTBOX_CHANNEL = 'outbox_events';
 
