@@ -4,6 +4,7 @@ export { migrateToLatest } from './migrate.js';
 export { createDb, type Db, type DbDeadlines, type DbOptions, poolStats, type PoolStats } from './pool.js';
 export type * from './schema.js';
 export * from './errors.js';
+export * from './reads/concierge.js';
 export * from './reads/executor.js';
 export * from './reads/items.js';
 export * from './reads/keys.js';

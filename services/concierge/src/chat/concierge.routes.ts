@@ -10,16 +10,16 @@ export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): vo
   const chat = async (req: Request<{ id: string }>, res: Response) => {
     const principal = keyPrincipal(req.principal);
     const body = parseWith(ZChatRequest, req.body, 'body');
-    const restaurant = await prepareTurn(deps, principal, req.params.id);
+    const grounds = await prepareTurn(deps, principal, req.params.id);
     // The gateway names the visitor on publishable keys' requests; a secret key's server has none.
     const visitor = principal.keyType === 'publishable' ? req.get(VISITOR_HEADER) : undefined;
-    await admitVisitor(deps, { principal, visitor }, restaurant);
+    await admitVisitor(deps, { principal, visitor }, grounds.restaurant);
     // A client that goes away cancels the model call.
     const abort = new AbortController();
     res.once('close', () => abort.abort());
     const sse = new SseStream(res, deps.heartbeatMs);
     try {
-      await runTurn(deps, principal, restaurant, body, sse, abort.signal);
+      await runTurn(deps, principal, grounds, body, sse, abort.signal);
     } catch (err) {
       req.log.error({ err }, 'concierge turn failed');
       sse.send('error', { code: 'internal_error', message: 'Something went wrong on our side.' });

@@ -1,5 +1,5 @@
 import type { KeyPrincipal } from '@partner/auth';
-import { findRestaurantForOwner, type PlatformSettings, readPlatformSettings, type RestaurantRow } from '@partner/db';
+import { type ConciergeContext, findConciergeContext, menuEtagOf, type RestaurantRow } from '@partner/db';
 import { AppError } from '@partner/contracts';
 import { newId } from '@partner/http';
 import { billingPeriod } from '@partner/entitlements';
@@ -14,7 +14,6 @@ import { tokenize } from '../grounding/terms.js';
 import { ReplyGuard } from './reply-guard.js';
 import { pricesIn } from './sentence-rules.js';
 import type { SseStream } from './sse.js';
-import { listDraftDishNames } from './draft-dishes.repository.js';
 
 const ALLERGEN_NOTE = 'Declared by the restaurant. Allergen information can change: please confirm with the staff before ordering.';
 
@@ -36,16 +35,12 @@ function avoidedOncePerDish(allergens: readonly string[]): (dish: MenuEntry) => 
   };
 }
 
-const servable = (restaurant: RestaurantRow, settings: PlatformSettings): boolean =>
+const servable = ({ restaurant, killSwitch }: ConciergeContext): boolean =>
   restaurant.subscription_status === 'active' &&
   restaurant.partner_api_addon &&
   restaurant.concierge_addon &&
   restaurant.concierge_enabled &&
-  !settings.conciergeKillSwitch;
-
-/** The restaurant as the owner reaches it, and the platform's settings: two reads at once. */
-const findWithSettings = (deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string) =>
-  Promise.all([findRestaurantForOwner(deps.db, principal.owner, restaurantId), readPlatformSettings(deps.db)]);
+  !killSwitch;
 
 /** An integrator's keys chat only where the restaurant's grant includes the scope; a restaurant's own keys need no grant. */
 const grantAllowsChat = (grantScopes: string[] | null) => !grantScopes || grantScopes.includes('concierge:chat');
@@ -55,8 +50,8 @@ const grantAllowsChat = (grantScopes: string[] | null) => !grantScopes || grantS
  * that includes a grant without concierge:chat, whose turns would be refused.
  */
 export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<TConciergeBootstrap> {
-  const [found, settings] = await findWithSettings(deps, principal, restaurantId);
-  if (!found || !grantAllowsChat(found.grantScopes) || !servable(found.restaurant, settings)) return { enabled: false };
+  const found = await findConciergeContext(deps.db, principal.owner, restaurantId, { draftNames: false });
+  if (!found || !grantAllowsChat(found.grantScopes) || !servable(found)) return { enabled: false };
   const { restaurant } = found;
   return {
     enabled: true,
@@ -69,17 +64,23 @@ export async function bootstrap(deps: ConciergeDeps, principal: KeyPrincipal, re
   };
 }
 
-/** Checks made before the stream opens, answered as ordinary JSON errors. */
-export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<RestaurantRow> {
-  const [found, settings] = await findWithSettings(deps, principal, restaurantId);
+/** What a turn is grounded on beside the menu's index. */
+export type TurnGrounds = Pick<ConciergeContext, 'restaurant' | 'draftNames'>;
+
+/**
+ * Checks made before the stream opens, answered as ordinary JSON errors; the draft names come with
+ * them, in the same round trip.
+ */
+export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, restaurantId: string): Promise<TurnGrounds> {
+  const found = await findConciergeContext(deps.db, principal.owner, restaurantId, { draftNames: true });
   if (!found) throw new AppError('not_found', 'No such restaurant.');
   if (!grantAllowsChat(found.grantScopes)) {
     throw new AppError('forbidden_scope', "The restaurant's grant to your organisation does not include the concierge:chat scope.");
   }
-  if (!servable(found.restaurant, settings)) {
+  if (!servable(found)) {
     throw new AppError('concierge_unavailable', "This restaurant's assistant is not available right now.");
   }
-  return found.restaurant;
+  return found;
 }
 
 /**
@@ -119,7 +120,7 @@ export async function admitVisitor(
 export async function runTurn(
   deps: ConciergeDeps,
   principal: KeyPrincipal,
-  restaurant: RestaurantRow,
+  { restaurant, draftNames }: TurnGrounds,
   request: TChatRequest,
   sse: SseStream,
   signal: AbortSignal,
@@ -146,9 +147,9 @@ export async function runTurn(
   }
 
   // One allowance per restaurant for every channel; test keys spend none. A page's visitor has
-  // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index and
-  // its draft names are read meanwhile: reads, wasted only on a refused turn.
-  const [granted, index, draftNames] = await Promise.all([
+  // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index is
+  // found meanwhile, by the version of the restaurant's row already read (built only when it moved).
+  const [granted, index] = await Promise.all([
     testMode ||
       deps.usageMeter.take({
         restaurantId: restaurant.id,
@@ -156,8 +157,7 @@ export async function runTurn(
         periodStart: billingPeriod(restaurant.billing_anchor, deps.now()).start,
         limit: restaurant.concierge_allowance,
       }),
-    deps.menuIndexes.get(deps.db, restaurant.id),
-    listDraftDishNames(deps.db, restaurant.id),
+    deps.menuIndexes.get(restaurant.id, menuEtagOf(restaurant)),
   ]);
   if (!granted) {
     sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });

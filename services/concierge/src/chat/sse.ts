@@ -18,7 +18,8 @@ export class SseStream {
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
     res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
+    // Not flushed here: the headers leave with the first event (a turn's meta, written at once), in
+    // one write instead of two.
     this.heartbeat = setInterval(() => this.res.write(': keep-alive\n\n'), heartbeatMs);
     res.once('close', () => this.stop());
   }

@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { menuEtag } from '@partner/db';
 import { silentLogger } from '@partner/http';
 import { seedItems, type TestDatabase, useTestDatabase } from '@partner/testing';
 import { seedRestaurant } from '../testing/factories.js';
@@ -39,6 +40,10 @@ function countedBuilds() {
 const cacheOf = (counted: ReturnType<typeof countedBuilds>, maxBytes = 64 * 1024 * 1024, staleAfterMs = STALE_AFTER_MS) =>
   new MenuIndexCache(counted, { maxBytes, logger: silentLogger(), staleAfterMs });
 
+/** What a turn asks: the index at the menu version the restaurant's row names now. */
+const indexAt = async (cache: MenuIndexCache, restaurantId: string) =>
+  cache.get(restaurantId, (await menuEtag(database.db, restaurantId)).etag);
+
 const rename = (itemId: string, name: string) =>
   database.db.updateTable('items').set({ name, updated_at: new Date() }).where('id', '=', itemId).execute();
 
@@ -47,7 +52,7 @@ describe('MenuIndexCache', () => {
     const { restaurant, tiramisu, soup } = await seedRestaurant(database.db);
     const counted = countedBuilds();
     const cache = cacheOf(counted);
-    const indexes = await Promise.all(Array.from({ length: 5 }, () => cache.get(database.db, restaurant.id)));
+    const indexes = await Promise.all(Array.from({ length: 5 }, () => indexAt(cache, restaurant.id)));
     expect(new Set(indexes).size).toBe(1);
     expect(counted.count).toBe(1);
     const index = indexes[0]!;
@@ -65,7 +70,7 @@ describe('MenuIndexCache', () => {
       },
     ]);
     expect(index.find(soup.id)?.name).toBe('Tomato soup');
-    expect(await cache.get(database.db, restaurant.id)).toBe(index);
+    expect(await indexAt(cache, restaurant.id)).toBe(index);
     expect(counted.count).toBe(1);
   });
 
@@ -74,9 +79,9 @@ describe('MenuIndexCache', () => {
     const counted = countedBuilds();
     // "Quick" on a loaded machine too: a worker's start and read can take longer than the 250 ms turns wait.
     const cache = cacheOf(counted, undefined, 30_000);
-    const before = await cache.get(database.db, restaurant.id);
+    const before = await indexAt(cache, restaurant.id);
     await rename(tiramisu.id, 'Panna cotta');
-    const after = await cache.get(database.db, restaurant.id);
+    const after = await indexAt(cache, restaurant.id);
     expect(after.etag).not.toBe(before.etag);
     expect(after.search('panna', 1).dishes[0]?.id).toBe(tiramisu.id);
     expect(counted.count).toBe(2);
@@ -86,17 +91,17 @@ describe('MenuIndexCache', () => {
     const { restaurant, tiramisu } = await seedRestaurant(database.db);
     const counted = countedBuilds();
     const cache = cacheOf(counted);
-    const before = await cache.get(database.db, restaurant.id);
+    const before = await indexAt(cache, restaurant.id);
     await rename(tiramisu.id, 'Panna cotta');
     counted.hold();
     const started = performance.now();
-    const during = await Promise.all(Array.from({ length: 5 }, () => cache.get(database.db, restaurant.id)));
+    const during = await Promise.all(Array.from({ length: 5 }, () => indexAt(cache, restaurant.id)));
     expect(performance.now() - started).toBeGreaterThanOrEqual(STALE_AFTER_MS - 1);
     expect(during.every((index) => index === before)).toBe(true);
     expect(counted.count).toBe(2);
     counted.release();
-    await vi.waitFor(async () => expect((await cache.get(database.db, restaurant.id)).etag).not.toBe(before.etag));
-    expect((await cache.get(database.db, restaurant.id)).search('panna', 1).dishes[0]?.id).toBe(tiramisu.id);
+    await vi.waitFor(async () => expect((await indexAt(cache, restaurant.id)).etag).not.toBe(before.etag));
+    expect((await indexAt(cache, restaurant.id)).search('panna', 1).dishes[0]?.id).toBe(tiramisu.id);
     expect(counted.count).toBe(2);
   });
 
@@ -105,11 +110,11 @@ describe('MenuIndexCache', () => {
     const oneIndex = (await builds.build(first.restaurant.id)).bytes;
     const counted = countedBuilds();
     const cache = cacheOf(counted, Math.floor(oneIndex * 1.5));
-    await cache.get(database.db, first.restaurant.id);
-    await cache.get(database.db, first.restaurant.id);
+    await indexAt(cache, first.restaurant.id);
+    await indexAt(cache, first.restaurant.id);
     expect(counted.count).toBe(1);
-    await cache.get(database.db, second.restaurant.id);
-    await cache.get(database.db, first.restaurant.id);
+    await indexAt(cache, second.restaurant.id);
+    await indexAt(cache, first.restaurant.id);
     expect(counted.count).toBe(3);
   });
 
@@ -120,7 +125,7 @@ describe('MenuIndexCache', () => {
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     const started = performance.now();
-    const index = await cache.get(database.db, restaurant.id);
+    const index = await indexAt(cache, restaurant.id);
     const buildMs = performance.now() - started;
     delay.disable();
     expect(index.size).toBe(50_002);

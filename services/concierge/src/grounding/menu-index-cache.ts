@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { type Executor, menuEtag } from '@partner/db';
 import type { Logger } from '@partner/http';
 import type { MenuIndex } from './menu-index.js';
 
@@ -23,8 +22,8 @@ export class MenuIndexCache {
     this.cached = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (index) => index.bytes });
   }
 
-  async get(db: Executor, restaurantId: string): Promise<MenuIndex> {
-    const { etag } = await menuEtag(db, restaurantId);
+  /** The restaurant's index at the menu version `etag` (`menuEtagOf` its row). */
+  async get(restaurantId: string, etag: string): Promise<MenuIndex> {
     const previous = this.cached.get(restaurantId);
     if (previous?.etag === etag) return previous;
     const build = this.building.get(restaurantId) ?? this.rebuild(restaurantId);

@@ -111,6 +111,31 @@ describe('ServiceProxy', () => {
     expect(chunks.join('')).toContain('event: done');
   });
 
+  it("sends a stream's headers at once when the service holds its first event back", async () => {
+    let sendFirst: () => void = () => {};
+    const origin = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      sendFirst = () => res.end('event: done\ndata: {}\n\n');
+    });
+    const gateway = await gatewayTo(origin);
+    const body = await new Promise<string>((resolve, reject) => {
+      httpRequest({ port: gateway.port, host: '127.0.0.1', path: '/stream' }, (res) => {
+        // The headers came on their own: nothing of the body exists yet.
+        expect(res.headers['content-type']).toBe('text/event-stream');
+        sendFirst();
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(text));
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(body).toBe('event: done\ndata: {}\n\n');
+  });
+
   it('streams a request body through and forwards the internal token but never the API key', async () => {
     let seen: { headers: IncomingMessage['headers']; body: string } | null = null;
     const origin = await upstream((req, res) => {

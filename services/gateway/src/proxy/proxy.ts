@@ -139,7 +139,9 @@ export class ServiceProxy {
             }
             res.statusCode = statusCode;
             if (Number(headers['content-length'] ?? NaN) <= BUFFERED_BODY_LIMIT) buffered = [];
-            else res.flushHeaders();
+            // A stream's headers leave with its first chunk when that came in the same read (an SSE
+            // stream's first event), in one write; else at the end of this turn, not held back.
+            else setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
           },
           onResponseData: (controller, chunk) => {
             if (buffered) buffered.push(chunk);

@@ -1,11 +1,11 @@
 import { CompiledQuery, type RootOperationNode, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedItems, type TestDatabase, useTestDatabase } from '@partner/testing';
-import { seedRestaurant } from '../testing/factories.js';
-import { listDraftDishNames } from './draft-dishes.repository.js';
+import { grantIntegrator, seedRestaurant, setKillSwitch } from '../testing/factories.js';
+import { findConciergeContext } from '@partner/db';
 
-// Every turn reads the draft names (the reply guard withholds them): the read must cost the drafts,
-// not the menu (issue 17: turns cost O(matches), not O(menu)).
+// Every turn reads the draft names with its restaurant (the reply guard withholds them): the read must
+// cost the drafts, not the menu (issue 17: turns cost O(matches), not O(menu)).
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ function itemRowsRead(node: PlanNode): number {
   return own + (node.Plans ?? []).reduce((sum, child) => sum + itemRowsRead(child), 0);
 }
 
-describe('listDraftDishNames', () => {
+describe("findConciergeContext's draft names", () => {
   it("lists a restaurant's live drafts, the most recently changed first, reading only them beside 20,000 published dishes", async () => {
     const { restaurant, draft } = await seedRestaurant(database.db);
     await seedItems(database.db, restaurant.id, 20_000);
@@ -60,12 +60,34 @@ describe('listDraftDishNames', () => {
       transformQuery: ({ node }) => (read = node),
       transformResult: ({ result }) => Promise.resolve(result),
     });
-    expect(await listDraftDishNames(watched, restaurant.id)).toEqual(['Saffron Arancini', draft.name]);
+    const owner = { kind: 'restaurant', id: restaurant.id } as const;
+    const found = await findConciergeContext(watched, owner, restaurant.id, { draftNames: true });
+    expect(found?.draftNames).toEqual(['Saffron Arancini', draft.name]);
 
     const query = database.db.getExecutor().compileQuery(read!, { queryId: 'drafts' });
     const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
       CompiledQuery.raw(`explain (analyze, format json) ${query.sql}`, [...query.parameters]),
     );
     expect(itemRowsRead(rows[0]!['QUERY PLAN'][0].Plan)).toBeLessThan(100);
+  });
+
+  it('reads the restaurant, the grant and the kill switch in one statement, and nothing the owner does not reach', async () => {
+    const { restaurant, owner } = await seedRestaurant(database.db);
+    const other = await seedRestaurant(database.db);
+    const integrator = await grantIntegrator(database.db, restaurant.id, { scopes: ['menu:read', 'concierge:chat'] });
+    const revoked = await grantIntegrator(database.db, restaurant.id, { scopes: ['concierge:chat'], status: 'revoked' });
+    await setKillSwitch(database.db, true);
+    try {
+      const own = await findConciergeContext(database.db, owner, restaurant.id, { draftNames: false });
+      expect(own).toMatchObject({ restaurant: { id: restaurant.id }, grantScopes: null, killSwitch: true, draftNames: [] });
+      const granted = await findConciergeContext(database.db, integrator, restaurant.id, { draftNames: false });
+      expect(granted).toMatchObject({ restaurant: { id: restaurant.id }, grantScopes: ['menu:read', 'concierge:chat'] });
+      expect(await findConciergeContext(database.db, revoked, restaurant.id, { draftNames: true })).toBeUndefined();
+      expect(await findConciergeContext(database.db, other.owner, restaurant.id, { draftNames: true })).toBeUndefined();
+      expect(await findConciergeContext(database.db, integrator, 'rst_missing', { draftNames: true })).toBeUndefined();
+    } finally {
+      await setKillSwitch(database.db, false);
+    }
+    expect((await findConciergeContext(database.db, owner, restaurant.id, { draftNames: false }))?.killSwitch).toBe(false);
   });
 });
