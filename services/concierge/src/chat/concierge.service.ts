@@ -8,7 +8,7 @@ import type { TurnOutcome } from '../concierge-metrics.js';
 import type { ConciergeDeps } from '../deps.js';
 import { ALLERGEN_QUESTION_WORDS } from '../grounding/allergen-vocabulary.js';
 import { containsAnyAllergen } from '../grounding/dish-analysis.js';
-import type { MenuEntry } from '../grounding/menu-index.js';
+import type { MenuEntry, MenuIndex } from '../grounding/menu-index.js';
 import { buildSystemPrompt } from '../grounding/prompt.js';
 import { tokenize } from '../grounding/terms.js';
 import { ReplyGuard } from './reply-guard.js';
@@ -114,17 +114,45 @@ export async function admitVisitor(
 }
 
 /**
+ * What the model is told and what its reply is held to: the dishes the question retrieves from the
+ * menu's index, the prompt built on them, and the guard over the reply.
+ */
+function groundTurn(index: MenuIndex, { restaurant, draftNames }: TurnGrounds, request: TChatRequest) {
+  // One clause break between messages: a negation in one never reaches into another.
+  const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join('.\n');
+  // No retrieved dish contains an allergen the question avoids ("no nuts"); the prompt says which ones it avoids.
+  const { dishes: retrieved, excludedAllergens, avoided } = index.search(question);
+  const system = buildSystemPrompt({
+    restaurantName: restaurant.name,
+    currency: restaurant.currency,
+    houseNotes: restaurant.house_notes,
+    dishes: retrieved,
+    guestAvoids: excludedAllergens,
+    avoidedDishes: avoided,
+  });
+  const guard = new ReplyGuard({
+    findDish: (id) => index.find(id),
+    avoided: avoidedOncePerDish(excludedAllergens),
+    retrieved,
+    draftNames,
+    housePrices: pricesIn(restaurant.house_notes ?? ''),
+  });
+  return { question, retrieved, excludedAllergens, avoided, system, guard };
+}
+
+/**
  * One grounded turn, streamed: `meta` (with the disclosure) first, then `delta`s as the model writes,
  * `detail` for allergen questions, `cards` for real dishes only, and `done`; or `error` at any point.
  */
 export async function runTurn(
   deps: ConciergeDeps,
   principal: KeyPrincipal,
-  { restaurant, draftNames }: TurnGrounds,
+  grounds: TurnGrounds,
   request: TChatRequest,
   sse: SseStream,
   signal: AbortSignal,
 ): Promise<void> {
+  const { restaurant } = grounds;
   const turnId = newId('trn');
   const testMode = principal.environment === 'test';
   const mode = testMode ? 'test' : 'live';
@@ -147,9 +175,10 @@ export async function runTurn(
   }
 
   // One allowance per restaurant for every channel; test keys spend none. A page's visitor has
-  // already spent from their own share of it (`admitVisitor`, before the stream). The menu's index is
-  // found meanwhile, by the version of the restaurant's row already read (built only when it moved).
-  const [granted, index] = await Promise.all([
+  // already spent from their own share of it (`admitVisitor`, before the stream). The turn is grounded
+  // while Postgres meters (work wasted only on a refused turn): the menu's index, found by the version
+  // of the restaurant's row already read (built only when it moved), then the dishes and the prompt.
+  const [granted, { question, retrieved, excludedAllergens, avoided, system, guard }] = await Promise.all([
     testMode ||
       deps.usageMeter.take({
         restaurantId: restaurant.id,
@@ -157,32 +186,13 @@ export async function runTurn(
         periodStart: billingPeriod(restaurant.billing_anchor, deps.now()).start,
         limit: restaurant.concierge_allowance,
       }),
-    deps.menuIndexes.get(restaurant.id, menuEtagOf(restaurant)),
+    deps.menuIndexes.get(restaurant.id, menuEtagOf(restaurant)).then((index) => groundTurn(index, grounds, request)),
   ]);
   if (!granted) {
     sse.send('error', { code: 'concierge_allowance_exhausted', message: "This restaurant's assistant has used this month's messages." });
     ended('allowance_exhausted');
     return;
   }
-  // One clause break between messages: a negation in one never reaches into another.
-  const question = [request.message, ...(request.history ?? []).filter((m) => m.role === 'user').map((m) => m.content)].join('.\n');
-  // No retrieved dish contains an allergen the question avoids ("no nuts"); the prompt says which ones it avoids.
-  const { dishes: retrieved, excludedAllergens, avoided } = index.search(question);
-  const system = buildSystemPrompt({
-    restaurantName: restaurant.name,
-    currency: restaurant.currency,
-    houseNotes: restaurant.house_notes,
-    dishes: retrieved,
-    guestAvoids: excludedAllergens,
-    avoidedDishes: avoided,
-  });
-  const guard = new ReplyGuard({
-    findDish: (id) => index.find(id),
-    avoided: avoidedOncePerDish(excludedAllergens),
-    retrieved,
-    draftNames,
-    housePrices: pricesIn(restaurant.house_notes ?? ''),
-  });
   let firstDelta = true;
   const sendDelta = (text: string) => {
     if (firstDelta) deps.conciergeMetrics?.firstDeltaAfter(mode, (performance.now() - started) / 1000);
