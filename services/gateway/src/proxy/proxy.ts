@@ -141,7 +141,12 @@ export class ServiceProxy {
             if (Number(headers['content-length'] ?? NaN) <= BUFFERED_BODY_LIMIT) buffered = [];
             // A stream's headers leave with its first chunk when that came in the same read (an SSE
             // stream's first event), in one write; else at the end of this turn, not held back.
-            else setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
+            else {
+              setImmediate(() => {
+                if (deadlinePassed(res)) controller.abort(new Error('the request deadline answered first'));
+                else if (!res.headersSent && !res.destroyed) res.flushHeaders();
+              });
+            }
           },
           onResponseData: (controller, chunk) => {
             if (buffered) buffered.push(chunk);
