@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RestaurantRow } from '../schema.js';
 import type { Executor } from './executor.js';
-import type { Owner } from './restaurants.js';
+import { type Owner, selectReachedRestaurant } from './restaurants.js';
 import { PLATFORM_SETTING_KEYS } from './settings.js';
 
 /** More draft names than this are not looked for: the reply guard's pattern stays small. */
@@ -34,41 +34,22 @@ export async function findConciergeContext(
   restaurantId: string,
   options: { draftNames: boolean },
 ): Promise<ConciergeContext | undefined> {
-  if (owner.kind === 'restaurant') {
-    if (owner.id !== restaurantId) return undefined;
-    const row = await selectContext(db, restaurantId, options)
-      .select(sql<string[] | null>`null::text[]`.as('grant_scopes'))
-      .executeTakeFirst();
-    return row && contextOf(row);
-  }
-  const row = await selectContext(db, restaurantId, options)
-    .innerJoin('grants', 'grants.restaurant_id', 'restaurants.id')
-    .where('grants.integrator_org_id', '=', owner.id)
-    .where('grants.status', '=', 'active')
-    .select('grants.scopes as grant_scopes')
+  if (owner.kind === 'restaurant' && owner.id !== restaurantId) return undefined;
+  const row = await selectReachedRestaurant(db, owner, restaurantId)
+    .select((eb) =>
+      eb.selectFrom('platform_settings').select('value').where('key', '=', PLATFORM_SETTING_KEYS.conciergeKillSwitch).as('kill_switch'),
+    )
+    // Literals, not parameters: a generic plan (a prepared statement) must still see the drafts' index.
+    .select(
+      options.draftNames
+        ? sql<string[]>`array(
+            select name from items
+            where restaurant_id = restaurants.id and status = 'draft' and deleted_at is null
+            order by updated_at desc limit ${sql.lit(MOST_DRAFT_NAMES)})`.as('draft_names')
+        : sql<string[]>`'{}'::text[]`.as('draft_names'),
+    )
     .executeTakeFirst();
   return row && contextOf(row);
-}
-
-function selectContext(db: Executor, restaurantId: string, options: { draftNames: boolean }) {
-  return (
-    db
-      .selectFrom('restaurants')
-      .selectAll('restaurants')
-      .select((eb) =>
-        eb.selectFrom('platform_settings').select('value').where('key', '=', PLATFORM_SETTING_KEYS.conciergeKillSwitch).as('kill_switch'),
-      )
-      // Literals, not parameters: a generic plan (a prepared statement) must still see the drafts' index.
-      .select(
-        options.draftNames
-          ? sql<string[]>`array(
-              select name from items
-              where restaurant_id = restaurants.id and status = 'draft' and deleted_at is null
-              order by updated_at desc limit ${sql.lit(MOST_DRAFT_NAMES)})`.as('draft_names')
-          : sql<string[]>`'{}'::text[]`.as('draft_names'),
-      )
-      .where('restaurants.id', '=', restaurantId)
-  );
 }
 
 function contextOf(row: RestaurantRow & { kill_switch: unknown; draft_names: string[]; grant_scopes: string[] | null }): ConciergeContext {

@@ -30,6 +30,24 @@ function listable(db: Executor, owner: Owner) {
 }
 
 /**
+ * The restaurant `id` as `owner` reaches it, with the scopes of the integrator's grant as
+ * `grant_scopes` (null for the restaurant's own keys, which need no grant); no row when the owner does
+ * not reach it. The one rule for every read made on a key owner's behalf; callers select what else
+ * they need beside it.
+ */
+export function selectReachedRestaurant(db: Executor, owner: Owner, id: string) {
+  const query = db.selectFrom('restaurants').selectAll('restaurants').where('restaurants.id', '=', id);
+  if (owner.kind === 'restaurant') {
+    return query.where('restaurants.id', '=', owner.id).select(sql<string[] | null>`null::text[]`.as('grant_scopes'));
+  }
+  return query
+    .innerJoin('grants', 'grants.restaurant_id', 'restaurants.id')
+    .where('grants.integrator_org_id', '=', owner.id)
+    .where('grants.status', '=', 'active')
+    .select(sql<string[] | null>`grants.scopes`.as('grant_scopes'));
+}
+
+/**
  * The restaurant if the owner reaches it, with the scopes of the integrator's grant (null for the
  * restaurant's own keys, which need no grant).
  */
@@ -38,20 +56,8 @@ export async function findRestaurantForOwner(
   owner: Owner,
   id: string,
 ): Promise<{ restaurant: RestaurantRow; grantScopes: string[] | null } | undefined> {
-  if (owner.kind === 'restaurant') {
-    if (owner.id !== id) return undefined;
-    const restaurant = await findRestaurantById(db, id);
-    return restaurant && { restaurant, grantScopes: null };
-  }
-  const row = await db
-    .selectFrom('restaurants')
-    .innerJoin('grants', 'grants.restaurant_id', 'restaurants.id')
-    .selectAll('restaurants')
-    .select('grants.scopes as grant_scopes')
-    .where('restaurants.id', '=', id)
-    .where('grants.integrator_org_id', '=', owner.id)
-    .where('grants.status', '=', 'active')
-    .executeTakeFirst();
+  if (owner.kind === 'restaurant' && owner.id !== id) return undefined;
+  const row = await selectReachedRestaurant(db, owner, id).executeTakeFirst();
   if (!row) return undefined;
   const { grant_scopes, ...restaurant } = row;
   return { restaurant, grantScopes: grant_scopes };

@@ -33,6 +33,8 @@ const NOT_FORWARDED = new Set([
 ]);
 /** Answers up to this size are read whole and sent in one write; anything longer, or unsized, streams. */
 const BUFFERED_BODY_LIMIT = 64 * 1024;
+/** Why an upstream answer is dropped: the gateway's request deadline answered the client already. */
+const deadlineAnswered = () => new Error('the request deadline answered first');
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-authenticate']);
 
 function forwardedHeaders(headers: IncomingHttpHeaders, extra: Record<string, string>): Record<string, string | string[]> {
@@ -131,7 +133,7 @@ export class ServiceProxy {
             this.observe?.(service, 'answered', (performance.now() - started) / 1000);
             // The gateway's request deadline answered for this request already: nobody is waiting.
             if (deadlinePassed(res)) {
-              controller.abort(new Error('the request deadline answered first'));
+              controller.abort(deadlineAnswered());
               return;
             }
             for (const name in headers) {
@@ -143,7 +145,7 @@ export class ServiceProxy {
             // stream's first event), in one write; else at the end of this turn, not held back.
             else {
               setImmediate(() => {
-                if (deadlinePassed(res)) controller.abort(new Error('the request deadline answered first'));
+                if (deadlinePassed(res)) controller.abort(deadlineAnswered());
                 else if (!res.headersSent && !res.destroyed) res.flushHeaders();
               });
             }
