@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { sql } from 'kysely';
 import { pino } from 'pino';
-import { ClientClosedError, createClient, ErrorReply } from 'redis';
+import { ClientClosedError, createClient, ErrorReply } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '@partner/contracts';
 import { createDb, type Db } from '@partner/db';

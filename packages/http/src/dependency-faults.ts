@@ -8,7 +8,7 @@ import {
   SocketClosedUnexpectedlyError,
   SocketTimeoutError,
   TimeoutError as RedisTimeoutError,
-} from 'redis';
+} from '@redis/client';
 import type { Logger } from './logger.js';
 
 /**

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { type DestinationStream, pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -36,8 +37,11 @@ export function createLogger(options: { service: string; level?: string; pretty?
 }
 
 /** Lines for a person at a terminal or in a log file (`LOG_FORMAT=pretty`, what `pnpm start` sets). */
-export const prettyStream = (): DestinationStream =>
-  pretty({ sync: true, colorize: false, singleLine: true, translateTime: 'SYS:HH:MM:ss.l' });
+export function prettyStream(): DestinationStream {
+  // Loaded only here: a service logging JSON (production) never reads its 29 files.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty;
+  return pretty({ sync: true, colorize: false, singleLine: true, translateTime: 'SYS:HH:MM:ss.l' });
+}
 
 /** A logger that writes nothing, for tests and tools. */
 export const silentLogger = (): Logger => pino({ level: 'silent' });

@@ -1,7 +1,7 @@
 import { register } from 'node:module';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, suppressTracing, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -22,6 +22,7 @@ import {
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { register as registerImportHooks, supportsSyncHooks } from 'import-in-the-middle/register-hooks.mjs';
 import { nameAnswers, routeOfAnswer } from './answer-names.js';
+import { useTracingSuppression } from './trace-context.js';
 import type { TracingSettings } from './settings.js';
 
 /** What the instrumentations patch when it is imported from ESM (require() is hooked regardless). */
@@ -64,6 +65,7 @@ export function startSdk(settings: TracingSettings): () => Promise<void> {
   nameAnswers();
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  useTracingSuppression(suppressTracing);
   const exporter = settings.protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.service }).merge(detectResources({ detectors: [envDetector] })),

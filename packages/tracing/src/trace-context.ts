@@ -1,5 +1,4 @@
-import { type Link, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
-import { suppressTracing } from '@opentelemetry/core';
+import { type Context, type Link, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 
 /**
  * The W3C `traceparent` of the span running now, to store beside a change so that work done later
@@ -66,7 +65,17 @@ export function openClientSpan(name: string, attributes: Record<string, string |
   };
 }
 
+/**
+ * Set by the SDK as tracing starts (`@opentelemetry/core`'s, which is not loaded while tracing is off:
+ * with no propagator registered nothing is sent out, so there is nothing to suppress).
+ */
+let suppressTracing: ((active: Context) => Context) | null = null;
+
+export function useTracingSuppression(suppress: (active: Context) => Context): void {
+  suppressTracing = suppress;
+}
+
 /** Runs `work` with no trace context sent out: requests to third parties (webhook receivers) carry no `traceparent`. */
 export function withoutTracePropagation<T>(work: () => T): T {
-  return context.with(suppressTracing(context.active()), work);
+  return suppressTracing ? context.with(suppressTracing(context.active()), work) : work();
 }
