@@ -97,9 +97,9 @@ function newSender(): WebhookSender {
 }
 
 describe('attempts claimed ahead of a free slot', () => {
-  it('wait in the dispatcher, and are given back when it stops, for another dispatcher to send at once', async () => {
-    // Two seconds of the first answer's wait to see the others leased and stop before it comes.
-    const answerAfterMs = 2 * ANSWER_AFTER_MS;
+  it('wait in the dispatcher, and are given back as it stops, for another dispatcher to send at once', async () => {
+    // Three seconds of the first answer's wait to see the others leased, and given back, before it comes.
+    const answerAfterMs = 3 * ANSWER_AFTER_MS;
     const receiver = await startSlowReceiver(() => {}, answerAfterMs);
     const sender = newSender();
     const first = dispatcherFor(sender);
@@ -113,7 +113,13 @@ describe('attempts claimed ahead of a free slot', () => {
       .poll(async () => (await attemptsOf()).filter((row) => row.status === 'pending' && row.claimed_until !== null).length)
       .toBe(3);
 
-    await first.stop();
+    const stopping = first.stop();
+    // Given back at once, not after the attempt in flight: its answer has not come yet.
+    await expect
+      .poll(async () => (await attemptsOf()).filter((row) => row.status === 'pending' && row.claimed_until === null).length, SOON)
+      .toBe(2);
+    expect((await attemptsOf()).filter((row) => row.status === 'succeeded')).toHaveLength(0);
+    await stopping;
     const afterStop = await attemptsOf();
     expect(afterStop.filter((row) => row.status === 'succeeded')).toHaveLength(1);
     expect(afterStop.filter((row) => row.status === 'pending').map((row) => row.claimed_until)).toEqual([null, null]);

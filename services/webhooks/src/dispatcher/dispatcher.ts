@@ -191,14 +191,25 @@ export class Dispatcher {
   }
 
   /**
-   * Stops taking work, gives back the attempts claimed ahead (another dispatcher takes them at once, not
-   * when their lease runs out), and returns once the attempts in flight have finished and been recorded.
+   * Stops taking work, gives back the attempts claimed ahead at once (another dispatcher takes them
+   * now, not after the attempts in flight, nor when their lease runs out), and returns once the
+   * attempts in flight have finished and been recorded.
    */
   async stop(): Promise<void> {
     this.running = false;
     this.sendable.notify();
     this.fanOutIdle.notify();
-    await Promise.all([this.stopped, this.housekeeper.stop()]);
+    // A failure here leaves them waiting for the second give-back, which reports it.
+    const givenBack = this.giveBackWaiting().catch((err: unknown) =>
+      this.options.logger.warn({ err }, 'giving back claimed attempts failed; trying again once the attempts in flight end'),
+    );
+    await Promise.all([this.stopped, this.housekeeper.stop(), givenBack]);
+    // And what a claim under way as stop began brought in.
+    await this.giveBackWaiting();
+  }
+
+  /** Gives back every claimed attempt waiting for a slot (their leases cleared). */
+  private async giveBackWaiting(): Promise<void> {
     const unsent = [...this.ready.values()].flat();
     this.ready.clear();
     this.readyCount = 0;
