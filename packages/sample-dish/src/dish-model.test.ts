@@ -14,9 +14,10 @@ type Model = ReturnType<typeof createDishModel>;
 const KINDS = [...new Set(DEMO_MENU.flatMap(({ dishes }) => dishes.map(({ model }) => model)))];
 const models = new Map<DishKind, Model>();
 
+// About 25 s alone on a slow 2-core machine, and past 60 s beside the other packages' tests there.
 beforeAll(() => {
   for (const kind of KINDS) models.set(kind, createDishModel(kind));
-}, 60_000);
+}, 180_000);
 
 const usdaOf = (usdz: Buffer) => readZip(usdz)[0]!.data.toString();
 /** The number of entries in each `name = [...]` array of the usda, in file order. */
