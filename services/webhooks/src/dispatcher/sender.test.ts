@@ -1,6 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../testing/receiver.js';
-import { WebhookSender } from './sender.js';
+import { SEND_TIMEOUT_MS, WebhookSender } from './sender.js';
 
 // The service's clock, far from the machine's: a Retry-After date must be read against this one.
 const NOW = new Date('2031-03-04T05:06:07Z');
@@ -31,5 +33,61 @@ describe('Retry-After', () => {
   it('as seconds, on 429 and 503 only', async () => {
     expect(await send(429, '120')).toMatchObject({ retryAfterMs: 120_000 });
     expect(await send(500, '120')).toMatchObject({ status: 500, retryAfterMs: null });
+  });
+});
+
+describe('an answer whose body does not end', () => {
+  // Answers with the status and headers, then the body in pieces: `pieces` of 16 KiB, then nothing more.
+  let stalling: Server;
+  let stallingUrl: (status: number, pieces: number) => string;
+  beforeAll(async () => {
+    stalling = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const [status, pieces] = req.url!.slice(1).split('/').map(Number) as [number, number];
+        res.writeHead(status, { 'retry-after': '7' });
+        for (let piece = 0; piece < pieces; piece++) res.write(Buffer.alloc(16 * 1024, 'x'));
+      });
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    stallingUrl = (status, pieces) => `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/${status}/${pieces}`;
+  });
+  afterAll(async () => {
+    stalling.closeAllConnections();
+    await new Promise((resolve) => stalling.close(resolve));
+  });
+
+  it('keeps the status once the time is up', async () => {
+    const outcome = await sender.send(stallingUrl(503, 1), '{}', {}, { timeoutMs: 300 });
+    expect(outcome).toMatchObject({ ok: false, status: 503, error: 'HTTP 503', retryAfterMs: 7_000 });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('is not read past 64 KiB: the status stands at once, without waiting for the time to run out', async () => {
+    const outcome = await sender.send(stallingUrl(200, 8), '{}', {});
+    expect(outcome).toMatchObject({ ok: true, status: 200, error: null });
+    expect(outcome.durationMs).toBeLessThan(SEND_TIMEOUT_MS);
+  });
+});
+
+describe('no answer', () => {
+  it('fails with the time it waited once it is up', async () => {
+    // Accepts the connection, never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const outcome = await sender.send(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, '{}', {}, { timeoutMs: 200 });
+    silent.closeAllConnections();
+    silent.close();
+    expect(outcome).toMatchObject({ ok: false, status: null, error: 'no answer within 0.2 s', retryAfterMs: null });
+  });
+
+  it('fails with the reason when the connection is refused', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const outcome = await sender.send(`http://127.0.0.1:${port}/`, '{}', {});
+    expect(outcome).toMatchObject({ ok: false, status: null, retryAfterMs: null });
+    expect(outcome.error).toContain('ECONNREFUSED');
   });
 });
