@@ -136,6 +136,19 @@ describe('ServiceProxy', () => {
     expect(body).toBe('event: done\ndata: {}\n\n');
   });
 
+  it("answers with the service's final answer, not an interim one before it", async () => {
+    const origin = await upstream((req, res) => {
+      req.resume();
+      res.writeEarlyHints({ link: '</a.css>; rel=preload; as=style' });
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'x-from': 'service' }).end('{"ok":true}'), 20);
+    });
+    const gateway = await gatewayTo(origin);
+    const res = await fetch(`http://127.0.0.1:${gateway.port}/v1/partner/x`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-from')).toBe('service');
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
   it('streams a request body through and forwards the internal token but never the API key', async () => {
     let seen: { headers: IncomingMessage['headers']; body: string } | null = null;
     const origin = await upstream((req, res) => {

@@ -129,6 +129,8 @@ export class ServiceProxy {
             if (res.destroyed) controller.abort(new Error('the client went away'));
           },
           onResponseStart: (controller, statusCode, headers) => {
+            // An interim answer (103 Early Hints) is not the answer: the final one follows.
+            if (statusCode < 200) return;
             answered = true;
             this.observe?.(service, 'answered', (performance.now() - started) / 1000);
             // The gateway's request deadline answered for this request already: nobody is waiting.

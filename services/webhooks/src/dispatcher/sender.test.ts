@@ -70,6 +70,33 @@ describe('an answer whose body does not end', () => {
   });
 });
 
+describe('an interim answer', () => {
+  it('is passed over: the final status is the outcome, and the time limit still counts until it comes', async () => {
+    let finalAfterMs = 0;
+    const hinting = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        setTimeout(() => res.writeHead(202).end(), finalAfterMs);
+      });
+    });
+    await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hinting.address() as AddressInfo).port}/`;
+    try {
+      expect(await sender.send(url, '{}', {})).toMatchObject({ ok: true, status: 202, error: null });
+      finalAfterMs = 1_000;
+      expect(await sender.send(url, '{}', {}, { timeoutMs: 200 })).toMatchObject({
+        ok: false,
+        status: null,
+        error: 'no answer within 0.2 s',
+      });
+    } finally {
+      hinting.closeAllConnections();
+      hinting.close();
+    }
+  });
+});
+
 describe('no answer', () => {
   it('fails with the time it waited once it is up', async () => {
     // Accepts the connection, never answers.

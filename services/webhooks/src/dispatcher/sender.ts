@@ -117,6 +117,8 @@ export class WebhookSender {
           if (cutOff) started.abort(cutOff);
         },
         onResponseStart: (_controller, statusCode, headers) => {
+          // An interim answer (100 Continue, 103 Early Hints) is not the answer: the final one follows.
+          if (statusCode < 200) return;
           status = statusCode;
           retryAfter = headers['retry-after'];
         },
