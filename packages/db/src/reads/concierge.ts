@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { RestaurantRow } from '../schema.js';
 import type { Executor } from './executor.js';
 import { type Owner, selectReachedRestaurant } from './restaurants.js';
-import { PLATFORM_SETTING_KEYS } from './settings.js';
+import { killSwitchOn, PLATFORM_SETTING_KEYS } from './settings.js';
 
 /** More draft names than this are not looked for: the reply guard's pattern stays small. */
 const MOST_DRAFT_NAMES = 500;
@@ -54,5 +54,5 @@ export async function findConciergeContext(
 
 function contextOf(row: RestaurantRow & { kill_switch: unknown; draft_names: string[]; grant_scopes: string[] | null }): ConciergeContext {
   const { kill_switch, draft_names, grant_scopes, ...restaurant } = row;
-  return { restaurant, grantScopes: grant_scopes, killSwitch: kill_switch === true, draftNames: draft_names };
+  return { restaurant, grantScopes: grant_scopes, killSwitch: killSwitchOn(kill_switch), draftNames: draft_names };
 }
