@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../testing/receiver.js';
@@ -21,6 +21,19 @@ afterAll(async () => {
   await receiver.close();
 });
 
+/** A server of the test's own on loopback: its URL, and a close that ends its connections too. */
+async function serve(handler: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 const send = (status: number, retryAfter: string) => sender.send(receiver.url(`/${status}/${encodeURIComponent(retryAfter)}`), '{}', {});
 
 describe('Retry-After', () => {
@@ -38,10 +51,10 @@ describe('Retry-After', () => {
 
 describe('an answer whose body does not end', () => {
   // Answers with the status and headers, then the body in pieces: `pieces` of 16 KiB, then nothing more.
-  let stalling: Server;
-  let stallingUrl: (status: number, pieces: number) => string;
+  let stalling: Awaited<ReturnType<typeof serve>>;
+  const stallingUrl = (status: number, pieces: number) => `${stalling.url}/${status}/${pieces}`;
   beforeAll(async () => {
-    stalling = createServer((req, res) => {
+    stalling = await serve((req, res) => {
       req.resume();
       req.on('end', () => {
         const [status, pieces] = req.url!.slice(1).split('/').map(Number) as [number, number];
@@ -49,13 +62,8 @@ describe('an answer whose body does not end', () => {
         for (let piece = 0; piece < pieces; piece++) res.write(Buffer.alloc(16 * 1024, 'x'));
       });
     });
-    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
-    stallingUrl = (status, pieces) => `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/${status}/${pieces}`;
   });
-  afterAll(async () => {
-    stalling.closeAllConnections();
-    await new Promise((resolve) => stalling.close(resolve));
-  });
+  afterAll(() => stalling.close());
 
   it('keeps the status once the time is up', async () => {
     const outcome = await sender.send(stallingUrl(503, 1), '{}', {}, { timeoutMs: 300 });
@@ -73,15 +81,14 @@ describe('an answer whose body does not end', () => {
 describe('an interim answer', () => {
   it('is passed over: the final status is the outcome, and the time limit still counts until it comes', async () => {
     let finalAfterMs = 0;
-    const hinting = createServer((req, res) => {
+    const hinting = await serve((req, res) => {
       req.resume();
       req.on('end', () => {
         res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
         setTimeout(() => res.writeHead(202).end(), finalAfterMs);
       });
     });
-    await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(hinting.address() as AddressInfo).port}/`;
+    const url = `${hinting.url}/`;
     try {
       expect(await sender.send(url, '{}', {})).toMatchObject({ ok: true, status: 202, error: null });
       finalAfterMs = 1_000;
@@ -91,8 +98,7 @@ describe('an interim answer', () => {
         error: 'no answer within 0.2 s',
       });
     } finally {
-      hinting.closeAllConnections();
-      hinting.close();
+      await hinting.close();
     }
   });
 });
@@ -100,20 +106,16 @@ describe('an interim answer', () => {
 describe('no answer', () => {
   it('fails with the time it waited once it is up', async () => {
     // Accepts the connection, never answers.
-    const silent = createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const outcome = await sender.send(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, '{}', {}, { timeoutMs: 200 });
-    silent.closeAllConnections();
-    silent.close();
+    const silent = await serve(() => undefined);
+    const outcome = await sender.send(`${silent.url}/`, '{}', {}, { timeoutMs: 200 });
+    await silent.close();
     expect(outcome).toMatchObject({ ok: false, status: null, error: 'no answer within 0.2 s', retryAfterMs: null });
   });
 
   it('fails with the reason when the connection is refused', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    const outcome = await sender.send(`http://127.0.0.1:${port}/`, '{}', {});
+    const closed = await serve(() => undefined);
+    await closed.close();
+    const outcome = await sender.send(`${closed.url}/`, '{}', {});
     expect(outcome).toMatchObject({ ok: false, status: null, retryAfterMs: null });
     expect(outcome.error).toContain('ECONNREFUSED');
   });

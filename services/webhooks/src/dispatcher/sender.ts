@@ -26,9 +26,8 @@ function parseRetryAfter(value: string | string[] | undefined, now: Date): numbe
 /** An answer's body is read up to this much and dropped; past it the connection is closed. */
 const ANSWER_READ_LIMIT = 64 * 1024;
 
-/** Why an attempt is cut off: its time ran out (named in the outcome), or its answer ran long. */
+/** An attempt whose time ran out: named as such in its outcome. */
 class AttemptTimedOut extends Error {}
-const answerTooLong = () => new Error(`the answer passed ${ANSWER_READ_LIMIT} bytes`);
 
 /**
  * POSTs one attempt: the target checked again, its name resolved once and the socket opened to the
@@ -71,16 +70,6 @@ export class WebhookSender {
         retryAfterMs: null,
       };
     };
-    const answered = (status: number, retryAfter: string | string[] | undefined): SendOutcome => {
-      const ok = status >= 200 && status < 300;
-      return {
-        ok,
-        status,
-        durationMs: Math.round(performance.now() - started),
-        error: ok ? null : `HTTP ${status}`,
-        retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(retryAfter, this.now()) : null,
-      };
-    };
     let target: URL;
     try {
       target = checkTargetUrl(url, this.policy);
@@ -96,11 +85,20 @@ export class WebhookSender {
       let status: number | null = null;
       let retryAfter: string | string[] | undefined;
       let read = 0;
-      const settle = (outcome: SendOutcome) => {
+      /** The outcome as it stands: the status once it is in, else why there is none. */
+      const settle = (why?: unknown) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(outcome);
+        if (status === null) return resolve(failed(why));
+        const ok = status >= 200 && status < 300;
+        resolve({
+          ok,
+          status,
+          durationMs: Math.round(performance.now() - started),
+          error: ok ? null : `HTTP ${status}`,
+          retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(retryAfter, this.now()) : null,
+        });
       };
       const cut = (reason: Error) => {
         cutOff ??= reason;
@@ -108,8 +106,9 @@ export class WebhookSender {
       };
       // Answered when the time is up even while still connecting; the request is aborted once it starts.
       const timer = setTimeout(() => {
-        settle(status === null ? failed(new AttemptTimedOut()) : answered(status, retryAfter));
-        cut(new AttemptTimedOut());
+        const timedOut = new AttemptTimedOut();
+        settle(timedOut);
+        cut(timedOut);
       }, timeoutMs);
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart: (started) => {
@@ -125,12 +124,12 @@ export class WebhookSender {
         onResponseData: (_controller, chunk: Buffer) => {
           read += chunk.length;
           if (read > ANSWER_READ_LIMIT) {
-            settle(answered(status!, retryAfter));
-            cut(answerTooLong());
+            settle();
+            cut(new Error(`the answer passed ${ANSWER_READ_LIMIT} bytes`));
           }
         },
-        onResponseEnd: () => settle(answered(status!, retryAfter)),
-        onResponseError: (_controller, err) => settle(status === null ? failed(cutOff ?? err) : answered(status, retryAfter)),
+        onResponseEnd: () => settle(),
+        onResponseError: (_controller, err) => settle(cutOff ?? err),
       };
       try {
         // The receiver is a third party: the delivery's span is ours, its trace context stays here.
@@ -147,7 +146,7 @@ export class WebhookSender {
           ),
         );
       } catch (err) {
-        settle(failed(err));
+        settle(err);
       }
     });
   }
