@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { RestaurantRow } from '../schema.js';
 import type { Executor } from './executor.js';
-import { type Owner, selectReachedRestaurant } from './restaurants.js';
+import { mayReachRestaurant, type Owner, selectReachedRestaurant } from './restaurants.js';
 import { killSwitchOn, PLATFORM_SETTING_KEYS } from './settings.js';
 
 /** More draft names than this are not looked for: the reply guard's pattern stays small. */
@@ -34,7 +34,7 @@ export async function findConciergeContext(
   restaurantId: string,
   options: { draftNames: boolean },
 ): Promise<ConciergeContext | undefined> {
-  if (owner.kind === 'restaurant' && owner.id !== restaurantId) return undefined;
+  if (!mayReachRestaurant(owner, restaurantId)) return undefined;
   const row = await selectReachedRestaurant(db, owner, restaurantId)
     .select((eb) =>
       eb.selectFrom('platform_settings').select('value').where('key', '=', PLATFORM_SETTING_KEYS.conciergeKillSwitch).as('kill_switch'),

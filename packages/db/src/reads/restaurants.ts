@@ -30,6 +30,12 @@ function listable(db: Executor, owner: Owner) {
 }
 
 /**
+ * False when the owner cannot reach the restaurant whatever the database holds (a restaurant's key
+ * reaches its own restaurant only): the lookup need not be made.
+ */
+export const mayReachRestaurant = (owner: Owner, id: string): boolean => owner.kind !== 'restaurant' || owner.id === id;
+
+/**
  * The restaurant `id` as `owner` reaches it, with the scopes of the integrator's grant as
  * `grant_scopes` (null for the restaurant's own keys, which need no grant); no row when the owner does
  * not reach it. The one rule for every read made on a key owner's behalf; callers select what else
@@ -56,7 +62,7 @@ export async function findRestaurantForOwner(
   owner: Owner,
   id: string,
 ): Promise<{ restaurant: RestaurantRow; grantScopes: string[] | null } | undefined> {
-  if (owner.kind === 'restaurant' && owner.id !== id) return undefined;
+  if (!mayReachRestaurant(owner, id)) return undefined;
   const row = await selectReachedRestaurant(db, owner, id).executeTakeFirst();
   if (!row) return undefined;
   const { grant_scopes, ...restaurant } = row;
