@@ -118,6 +118,8 @@ const needsGrant = (delivery: ClaimedAttempt): boolean =>
 export class Dispatcher {
   private running = false;
   private stopped: Promise<void> | null = null;
+  /** Ends with the send loop: from then on no claim is under way, and what was claimed ahead waits in `ready`. */
+  private claimsEnded: Promise<void> = Promise.resolve();
   private readonly attempts = new Set<Promise<void>>();
   /** Attempts in flight per owner (`ownerKey`). */
   private readonly inFlight = new Map<string, number>();
@@ -176,7 +178,8 @@ export class Dispatcher {
     if (this.running) return;
     this.running = true;
     this.housekeeper.start(this.options.housekeepingMs ?? 5_000);
-    this.stopped = Promise.all([this.fanOutLoop(idleMs), this.sendLoop(idleMs)]).then(() => this.settle());
+    this.claimsEnded = this.sendLoop(idleMs);
+    this.stopped = Promise.all([this.fanOutLoop(idleMs), this.claimsEnded]).then(() => this.settle());
   }
 
   /**
@@ -199,12 +202,15 @@ export class Dispatcher {
     this.running = false;
     this.sendable.notify();
     this.fanOutIdle.notify();
-    // A failure here leaves them waiting for the second give-back, which reports it.
-    const givenBack = this.giveBackWaiting().catch((err: unknown) =>
-      this.options.logger.warn({ err }, 'giving back claimed attempts failed; trying again once the attempts in flight end'),
-    );
+    // Once a claim under way as stop began has brought its attempts in (they were leased already, and
+    // would otherwise wait for the attempts in flight). A failure here leaves them waiting for the
+    // second give-back, which reports it.
+    const givenBack = this.claimsEnded
+      .then(() => this.giveBackWaiting())
+      .catch((err: unknown) =>
+        this.options.logger.warn({ err }, 'giving back claimed attempts failed; trying again once the attempts in flight end'),
+      );
     await Promise.all([this.stopped, this.housekeeper.stop(), givenBack]);
-    // And what a claim under way as stop began brought in.
     await this.giveBackWaiting();
   }
 
