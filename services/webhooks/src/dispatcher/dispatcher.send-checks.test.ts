@@ -123,9 +123,11 @@ describe('a retry to an integrator whose grant ended after fan-out', () => {
     ['the grant was revoked', { regrantScopes: null }],
     ['the grant was replaced by one without menu:read', { regrantScopes: ['assets:read'] }],
   ])('is skipped, never sent, when %s, even in a slot filled between rounds', async (_name, { regrantScopes }) => {
-    const SLOW_MS = 1_000;
+    // The slow attempt ends when the test says, once the grant has ended and the retry is due.
+    let endSlowAttempt = () => {};
+    const slowAttemptEnds = new Promise<void>((resolve) => (endSlowAttempt = resolve));
     const receiver = await startReceiver((received, earlier) =>
-      received.path === '/slow' ? { status: 204, afterMs: SLOW_MS } : failFirst(received, earlier),
+      received.path === '/slow' ? { status: 204, until: slowAttemptEnds } : failFirst(received, earlier),
     );
     const { clock, dispatcher, close } = dispatcherWithClock();
     try {
@@ -148,8 +150,9 @@ describe('a retry to an integrator whose grant ended after fan-out', () => {
       if (regrantScopes) await arrangeGrant(restaurant.id, integrator.owner.id, regrantScopes);
       // The retry falls due; the slow attempt then frees its slot and the loop claims again at once.
       clock.now += RETRY_BASE_MS + 1_000;
+      endSlowAttempt();
       await expect
-        .poll(async () => (await findDeliveries(database.db, eventId))[1]!.status, { timeout: SLOW_MS + 4_000, interval: 20 })
+        .poll(async () => (await findDeliveries(database.db, eventId))[1]!.status, { timeout: 5_000, interval: 20 })
         .not.toBe('pending');
       await dispatcher.stop();
       expect((await findDeliveries(database.db, eventId))[1]).toMatchObject({

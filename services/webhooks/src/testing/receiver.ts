@@ -11,8 +11,10 @@ export interface Received {
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
-  /** Answers this long after the request arrived. */
+  /** Answers this long after the request arrived (after `until`, when given). */
   afterMs?: number;
+  /** Answers once this has resolved: a test decides when an attempt ends. */
+  until?: Promise<void>;
 }
 
 /** A receiver on loopback that records every POST and answers as `answer` says (204 unless told). */
@@ -24,9 +26,9 @@ export async function startReceiver(answer: (received: Received, earlier: Receiv
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       const entry = { path: req.url ?? '', headers: req.headers, body };
-      const { status, headers, afterMs } = answer(entry, [...received]);
+      const { status, headers, afterMs, until } = answer(entry, [...received]);
       received.push(entry);
-      setTimeout(() => res.writeHead(status, headers).end(), afterMs ?? 0).unref();
+      void (until ?? Promise.resolve()).then(() => setTimeout(() => res.writeHead(status, headers).end(), afterMs ?? 0).unref());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
