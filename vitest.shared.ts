@@ -16,6 +16,10 @@ export function sharedConfig(options: { database?: boolean } = {}) {
       hookTimeout: 60_000,
       // Two cores: a couple of files at a time keeps Postgres and the event loops honest.
       maxWorkers: 2,
+      // A poll waits for another process, a loop or a write made after an answer, on a machine running
+      // four packages' tests at once: 5 s before it fails, not vitest's 1 s. A poll is a wait, never a
+      // speed bound; a test that bounds a time says so with its own timeout.
+      expect: { poll: { timeout: 5_000 } },
     },
   });
 }
