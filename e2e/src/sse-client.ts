@@ -19,7 +19,8 @@ export async function streamChat(
   url: string,
   headers: Record<string, string>,
   body: unknown,
-  options: { signal?: AbortSignal } = {},
+  /** `onEvent` is told of each event as it arrives, before the stream ends. */
+  options: { signal?: AbortSignal; onEvent?: (event: StreamedEvent) => void } = {},
 ): Promise<StreamedResponse> {
   const res = await fetch(url, {
     method: 'POST',
@@ -32,7 +33,11 @@ export async function streamChat(
     return { status: res.status, headers: res.headers, events, json: (await res.json()) as any };
   }
   const parser = createParser({
-    onEvent: (message) => events.push({ event: message.event ?? 'message', data: JSON.parse(message.data), at: Date.now() }),
+    onEvent: (message) => {
+      const event = { event: message.event ?? 'message', data: JSON.parse(message.data), at: Date.now() };
+      events.push(event);
+      options.onEvent?.(event);
+    },
   });
   const decoder = new TextDecoder();
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
