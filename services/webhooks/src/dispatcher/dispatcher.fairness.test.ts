@@ -61,16 +61,16 @@ describe('the dispatcher', () => {
       // time limit, more than the dispatcher sends and claims ahead at once.
       for (const { owner } of crowded) for (let i = 0; i < 3; i++) await emitItemUpdated(database.db, owner);
       dispatcher.start(50);
-      const emitted = new Map<string, number>();
+      const emitted: string[] = [];
       for (let i = 0; i < 10; i++) {
         await new Promise((resolve) => setTimeout(resolve, 300));
-        emitted.set(await emitItemUpdated(database.db, quiet), Date.now());
+        emitted.push(await emitItemUpdated(database.db, quiet));
       }
-      await expect.poll(() => receivers.arrivals.size, { timeout: 15_000, interval: 50 }).toBe(emitted.size);
+      await expect.poll(() => receivers.arrivals.size, { timeout: 15_000, interval: 50 }).toBe(emitted.length);
       // Every one arrived while all the crowded owners' attempts were still in flight: none had waited for
       // a slot they held (the first of those frees at the time limit of the first sent, which arrived
       // at firstArrivedAt; half a second spares the time between its sending and its arrival).
-      const lastArrival = Math.max(...[...emitted.keys()].map((id) => receivers.arrivals.get(id)!));
+      const lastArrival = Math.max(...emitted.map((id) => receivers.arrivals.get(id)!));
       expect(lastArrival).toBeLessThan(receivers.slow.firstArrivedAt + SEND_TIMEOUT_MS - 500);
     } finally {
       // The slow attempts fail at once when their connections close, so the dispatcher stops promptly.
