@@ -1,5 +1,3 @@
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@partner/http';
 import { useTestDatabase } from '@partner/testing';
@@ -11,6 +9,7 @@ import {
   findDeliveries,
   TEST_SEALING_KEYS,
 } from '../testing/webhook-fixtures.js';
+import { type Answer, startReceiver } from '../testing/receiver.js';
 import { releaseClaimedDeliveries } from '../webhooks.repository.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
@@ -37,38 +36,25 @@ afterEach(async () => {
 });
 
 /**
- * A receiver that acknowledges each event a second after it arrives (`answerAfterMs`), or, with
- * `answerAfterMs` null, only once the test calls `release` (and at once after that); it notes the
- * arrivals (and tells `onArrival`).
+ * The test receiver at /hooks, acknowledging each event a second after it arrives unless `answer`
+ * says otherwise (`until` a promise the test resolves); `arrived` lists the events' ids in order of
+ * arrival, and `onArrival` is told each attempt's delivery id as it comes.
  */
-async function startSlowReceiver(onArrival: (deliveryId: string) => void = () => {}, answerAfterMs: number | null = ANSWER_AFTER_MS) {
-  const arrived: string[] = [];
-  let held: ServerResponse[] | null = answerAfterMs === null ? [] : null;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      arrived.push((JSON.parse(body) as { id: string }).id);
-      onArrival(req.headers['x-service-delivery'] as string);
-      if (held) held.push(res);
-      else setTimeout(() => res.writeHead(204).end(), answerAfterMs ?? 0).unref();
-    });
+async function startSlowReceiver(
+  onArrival: (deliveryId: string) => void = () => {},
+  answer: Pick<Answer, 'afterMs' | 'until'> = { afterMs: ANSWER_AFTER_MS },
+) {
+  const receiver = await startReceiver((received) => {
+    onArrival(received.headers['x-service-delivery'] as string);
+    return { status: 204, ...answer };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    arrived,
-    release: () => {
-      for (const res of held?.splice(0) ?? []) res.writeHead(204).end();
-      held = null;
-    },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+  opened.receivers.push(receiver);
+  return {
+    url: receiver.url('/hooks'),
+    get arrived(): string[] {
+      return receiver.received.map((entry) => (JSON.parse(entry.body) as { id: string }).id);
     },
   };
-  opened.receivers.push(receiver);
-  return receiver;
 }
 
 /** An owner with one endpoint at `url`, three of its events in the outbox, and their attempts as they stand. */
@@ -109,7 +95,9 @@ function newSender(): WebhookSender {
 describe('attempts claimed ahead of a free slot', () => {
   it('wait in the dispatcher, and are given back as it stops, for another dispatcher to send at once', async () => {
     // The first answer is held until the others have been seen leased, and given back, without it.
-    const receiver = await startSlowReceiver(() => {}, null);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const receiver = await startSlowReceiver(() => {}, { until: released });
     const sender = newSender();
     const first = dispatcherFor(sender);
     const second = dispatcherFor(sender);
@@ -128,7 +116,7 @@ describe('attempts claimed ahead of a free slot', () => {
       .poll(async () => (await attemptsOf()).filter((row) => row.status === 'pending' && row.claimed_until === null).length, SOON)
       .toBe(2);
     expect((await attemptsOf()).filter((row) => row.status === 'succeeded')).toHaveLength(0);
-    receiver.release();
+    release();
     await stopping;
     const afterStop = await attemptsOf();
     expect(afterStop.filter((row) => row.status === 'succeeded')).toHaveLength(1);
@@ -180,7 +168,7 @@ describe('attempts waiting behind an owner’s busy slots', () => {
   it('are given back and leased afresh as their lease runs low, without waiting for a slot to free', async () => {
     let skewMs = 0;
     // The one slot stays busy for 5 s; the clock jumps 50 s (of the 60-second lease) as its attempt arrives.
-    const receiver = await startSlowReceiver(() => (skewMs = 50_000), 5_000);
+    const receiver = await startSlowReceiver(() => (skewMs = 50_000), { afterMs: 5_000 });
     const sender = newSender();
     const dispatcher = dispatcherFor(sender, { now: () => new Date(Date.now() + skewMs) });
     const { attemptsOf } = await threeEventsTo(receiver.url);

@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Owner } from '@partner/db';
 import { useTestDatabase } from '@partner/testing';
+import { startReceiver } from '../testing/receiver.js';
 import { arrangeEndpoint, arrangeOwner, emitItemUpdated, testDispatcher } from '../testing/webhook-fixtures.js';
 import { SEND_TIMEOUT_MS, WebhookSender } from './sender.js';
 
@@ -12,36 +11,25 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
+/** Never resolves: an answer that waits on it never comes. */
+const never = new Promise<void>(() => {});
+
 /**
- * A receiver whose `/slow/*` paths never answer (their attempts hold a slot until the sender's time
- * limit), noting when the first of them arrived, and whose `/fast` path notes each event's arrival.
+ * The test receiver, whose `/slow/*` paths never answer (their attempts hold a slot until the sender's
+ * time limit), noting when the first of them arrived, and whose `/fast` path notes each event's arrival.
  */
 async function startReceivers() {
   const arrivals = new Map<string, number>();
   const slow = { firstArrivedAt: Infinity };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.url!.startsWith('/slow/')) {
-        slow.firstArrivedAt = Math.min(slow.firstArrivedAt, Date.now());
-        return;
-      }
-      arrivals.set((JSON.parse(body) as { id: string }).id, Date.now());
-      res.writeHead(204).end();
-    });
+  const receiver = await startReceiver((received) => {
+    if (received.path.startsWith('/slow/')) {
+      slow.firstArrivedAt = Math.min(slow.firstArrivedAt, Date.now());
+      return { status: 204, until: never };
+    }
+    arrivals.set((JSON.parse(received.body) as { id: string }).id, Date.now());
+    return { status: 204 };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: (path: string) => `${base}${path}`,
-    arrivals,
-    slow,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...receiver, arrivals, slow };
 }
 
 const endpointOf = (owner: Owner, url: string) => arrangeEndpoint(database.db, owner, { url, enabledEvents: ['item.updated'] });
