@@ -43,7 +43,7 @@ describe('a service process on SIGTERM', () => {
         VIEW_TOKEN_SECRET: randomBytes(32).toString('hex'),
         ASSET_STORAGE_DIR: '/tmp/ptr-process-drain-assets',
         CATALOG_PORT: String(port),
-        SHUTDOWN_DRAIN_SECONDS: '1',
+        SHUTDOWN_DRAIN_SECONDS: '3',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

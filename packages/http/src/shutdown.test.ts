@@ -14,9 +14,11 @@ import { type ServiceParts, type ShutdownTimings, type StartedService, startWith
 // The shutdown a SIGTERM starts, as a load balancer sees it: clients keep sending on keep-alive
 // connections until the balancer, polling /readyz, takes the instance out; one SSE stream is open.
 // Nothing may fail and the stream must end whole.
-const DRAIN_MS = 800;
-const STREAM_EVENTS = 12;
-const STREAM_EVERY_MS = 150;
+// The drain leaves a loaded machine room for the balancer to notice and the late requests to land; the
+// stream (15 × 250 ms) outlasts it.
+const DRAIN_MS = 2_500;
+const STREAM_EVENTS = 15;
+const STREAM_EVERY_MS = 250;
 
 let database: TestDatabase;
 let redis: RedisClient;

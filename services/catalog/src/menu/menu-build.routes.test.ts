@@ -166,7 +166,7 @@ describe('the menu, built once per version', () => {
     });
     const started = Date.now();
     await touchItem(h.deps.db, idOf(2), { price_cents: 222 });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     const afterFast = await etagNow();
     expect(afterFast).not.toBe(before);
     held.resolve();

@@ -238,7 +238,8 @@ it('stops a pass under way at its next file when stopped, without waiting for th
   await listed.promise;
   const began = performance.now();
   await running.stop();
-  expect(performance.now() - began).toBeLessThan(500);
+  // The rest of the listing would take about 5 s.
+  expect(performance.now() - began).toBeLessThan(2_000);
 });
 
 it('runs in the background every interval until stopped', async () => {
