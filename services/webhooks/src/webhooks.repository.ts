@@ -395,12 +395,16 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
   }));
 }
 
+/**
+ * Ends a leased attempt that did not succeed. False when it had already been replaced (its lease ran
+ * out while its answer was awaited, see `replaceAbandonedAttempts`): the replacement carries the retries.
+ */
 export async function recordDeliveryOutcome(
   tx: Executor,
   id: string,
   outcome: { status: DeliveryStatus; responseStatus: number | null; durationMs: number | null; error: string | null },
-): Promise<void> {
-  await tx
+): Promise<boolean> {
+  const result = await tx
     .updateTable('webhook_deliveries')
     .set({
       status: outcome.status,
@@ -411,7 +415,9 @@ export async function recordDeliveryOutcome(
       claimed_until: null,
     })
     .where('id', '=', id)
-    .execute();
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   TEST_SEALING_KEYS,
 } from '../testing/webhook-fixtures.js';
 import { type Answer, startReceiver } from '../testing/receiver.js';
-import { releaseClaimedDeliveries } from '../webhooks.repository.js';
+import { releaseClaimedDeliveries, replaceAbandonedAttempts } from '../webhooks.repository.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
@@ -36,13 +36,13 @@ afterEach(async () => {
 });
 
 /**
- * The test receiver at /hooks, acknowledging each event a second after it arrives unless `answer`
+ * The test receiver at /hooks, acknowledging each event (204) a second after it arrives unless `answer`
  * says otherwise (`until` a promise the test resolves); `arrived` lists the events' ids in order of
  * arrival, and `onArrival` is told each attempt's delivery id as it comes.
  */
 async function startSlowReceiver(
   onArrival: (deliveryId: string) => void = () => {},
-  answer: Pick<Answer, 'afterMs' | 'until'> = { afterMs: ANSWER_AFTER_MS },
+  answer: Partial<Pick<Answer, 'status' | 'afterMs' | 'until'>> = { afterMs: ANSWER_AFTER_MS },
 ) {
   const receiver = await startReceiver((received) => {
     onArrival(received.headers['x-service-delivery'] as string);
@@ -161,6 +161,44 @@ describe('an attempt whose lease ran low while it waited for a slot', () => {
       .poll(async () => (await attemptsOf()).map((row) => `${row.event_id} ${row.status}`).toSorted(), SOON)
       .toEqual(events.map((id) => `${id} succeeded`).toSorted());
     expect(receiver.arrived.toSorted()).toEqual(events.toSorted());
+  }, 20_000);
+});
+
+describe('an attempt whose lease ran out while its answer was awaited', () => {
+  it('keeps the replacement the housekeeping made as the one that retries: its late failure schedules nothing', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const receiver = await startSlowReceiver(() => {}, { status: 500, until: released });
+    const dispatcher = dispatcherFor(newSender());
+    const { owner } = await arrangeOwner(database.db);
+    await arrangeEndpoint(database.db, owner, { url: receiver.url, enabledEvents: ['item.updated'] });
+    const event = await emitItemUpdated(database.db, owner);
+
+    dispatcher.start(20);
+    await expect.poll(() => receiver.arrived.length, SOON).toBe(1);
+    // The dispatcher looks dead to the others (a pause, a partition): its lease runs out, and the
+    // housekeeping closes the attempt as interrupted and makes a new one.
+    const [sent] = await findDeliveries(database.db, event);
+    await database.db
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: new Date(Date.now() - 1) })
+      .where('id', '=', sent!.id)
+      .execute();
+    expect(await replaceAbandonedAttempts(database.db, new Date())).toBe(1);
+
+    // Both answers fail: the late one first, then the replacement's, sent once the owner's slot frees.
+    release();
+    await expect.poll(() => receiver.arrived.length, SOON).toBe(2);
+    await expect
+      .poll(
+        async () => (await findDeliveries(database.db, event)).filter((row) => row.attempt === 1 && row.status === 'failed').length,
+        SOON,
+      )
+      .toBe(2);
+    const rows = await findDeliveries(database.db, event);
+    expect(rows.find((row) => row.id === sent!.id)!.error).toMatch(/^interrupted/);
+    // One retry, the replacement's: not a second chain of attempts from the late answer.
+    expect(rows.filter((row) => row.attempt === 2).map((row) => row.status)).toEqual(['pending']);
   }, 20_000);
 });
 

@@ -527,7 +527,8 @@ export class Dispatcher {
       return;
     }
     const disabledFor = await db.transaction().execute(async (tx): Promise<string | null> => {
-      await recordDeliveryOutcome(tx, delivery.id, { status: 'failed', ...recorded });
+      // Replaced meanwhile: a second retry from here would send the event twice from now on.
+      if (!(await recordDeliveryOutcome(tx, delivery.id, { status: 'failed', ...recorded }))) return null;
       if (outcome.status === 410) return this.disable(tx, endpoint, 'The endpoint answered 410 Gone.');
       const delay = retryDelayMs(delivery.attempt, this.options.retryBaseMs);
       if (delay !== null) {
