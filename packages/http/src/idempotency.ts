@@ -37,8 +37,13 @@ export function markNotReplayable(res: Response): void {
   res.locals[NOT_REPLAYABLE] = true;
 }
 
-/** Everything the route writes (a JSON body or a whole event stream), unless it grows past the limit. */
-function captureBody(res: Response): () => Buffer | null {
+/**
+ * Everything the route writes (a JSON body or a whole event stream), unless it grows past the limit;
+ * `ended` tells whether the route has ended its answer.
+ */
+function captureBody(res: Response): { body: () => Buffer | null; ended: () => boolean; onEnd: (listener: () => void) => void } {
+  let ended = false;
+  let endListener = () => {};
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
@@ -62,9 +67,16 @@ function captureBody(res: Response): () => Buffer | null {
   }) as Response['write'];
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     keep(chunk, rest[0]);
-    return end(chunk, ...rest);
+    ended = true;
+    const result = end(chunk, ...rest);
+    endListener();
+    return result;
   }) as Response['end'];
-  return () => (tooLarge ? null : Buffer.concat(chunks));
+  return {
+    body: () => (tooLarge ? null : Buffer.concat(chunks)),
+    ended: () => ended,
+    onEnd: (listener) => (endListener = listener),
+  };
 }
 
 /** What a stored answer is bound to when it is sealed: it opens for this key's replay only. */
@@ -104,8 +116,9 @@ function replay(res: Response, record: IdempotencyRecordRow, sealing: SealingKey
  * hours, bound to the API key, method, path and body hash. A retry gets the stored answer; the same
  * key on a different request is `409 idempotency_key_conflict`; a retry that arrives while the first
  * is still running waits for its answer. A 5xx, a 429 (quota or allowance used up: the retry is meant
- * to run once they allow it), an answer its route marked not replayable, or an interrupted execution
- * is not stored, so the retry runs again. With `sealing`, answers are stored sealed (a service whose
+ * to run once they allow it), an answer its route marked not replayable, or a stream cut short by its
+ * client is not stored, so the retry runs again; a route whose client left before its answer runs on,
+ * and that answer is stored. With `sealing`, answers are stored sealed (a service whose
  * answers carry secrets: a webhook endpoint's signing secret).
  */
 export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): RequestHandler {
@@ -181,19 +194,28 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
       settle({ status: res.statusCode, body: lateBody(body), contentType: 'application/json; charset=utf-8' });
       return res;
     }) as Response['send'];
-    res.once('close', () => {
-      if (deadlinePassed(res)) {
-        // The claim stays the running route's until its late answer; one that never comes lets it lapse.
-        givingUp = setTimeout(stopRenewing, LATE_ANSWER_MAX_MS);
-        givingUp.unref();
-        return;
-      }
+    const settleCaptured = () => {
       stopRenewing();
-      settle({
-        status: res.statusCode,
-        body: res.writableFinished ? captured() : null,
-        contentType: String(res.getHeader('content-type') ?? '') || null,
-      });
+      settle({ status: res.statusCode, body: captured.body(), contentType: String(res.getHeader('content-type') ?? '') || null });
+    };
+    // The claim stays the running route's until its late answer; one that never comes lets it lapse.
+    const awaitLateAnswer = () => {
+      givingUp = setTimeout(stopRenewing, LATE_ANSWER_MAX_MS);
+      givingUp.unref();
+    };
+    res.once('close', () => {
+      if (deadlinePassed(res)) return awaitLateAnswer();
+      // Ended before the connection closed: the route's whole answer, whether or not it all arrived.
+      if (captured.ended()) return settleCaptured();
+      // The client went away while the route was still working on its answer: it still runs, and what
+      // it answers, to no one, is what the client's retry gets (not a second run beside or after it).
+      if (!res.headersSent) {
+        captured.onEnd(settleCaptured);
+        return awaitLateAnswer();
+      }
+      // A stream cut short: not stored, so the retry runs again.
+      stopRenewing();
+      settle({ status: res.statusCode, body: null, contentType: null });
     });
     next();
   };

@@ -12,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-/** A service whose POST /things takes `slowMs` and counts its runs; a 300 ms request deadline. */
-function slowService(slowMs: number) {
+/** A service whose POST /things takes `slowMs` and counts its runs; a 300 ms request deadline unless told. */
+function slowService(slowMs: number, requestDeadlineMs = 300) {
   const caller = internalCaller('frame');
   let runs = 0;
   const app = createInternalServiceApp({
@@ -22,7 +22,7 @@ function slowService(slowMs: number) {
     db: database.db,
     internalPublicKey: caller.publicKey,
     maxBodyBytes: 1024,
-    requestDeadlineMs: 300,
+    requestDeadlineMs,
     register: (router) =>
       router.post('/things', async (_req, res) => {
         runs += 1;
@@ -48,7 +48,7 @@ function slowService(slowMs: number) {
     }
     throw new Error('the first run never settled');
   };
-  return { post, retryUntilSettled, runs: () => runs };
+  return { headers, post, retryUntilSettled, runs: () => runs };
 }
 
 describe('Idempotency-Key past the request deadline', () => {
@@ -70,6 +70,20 @@ describe('Idempotency-Key past the request deadline', () => {
     expect((await service.post()).status).toBe(503);
     const settled = await service.retryUntilSettled();
     expect(settled.status).toBe(201);
+    expect(service.runs()).toBe(1);
+  });
+});
+
+describe('Idempotency-Key when the client goes away before the answer', () => {
+  it("stores the route's answer that no one received, so the retry replays it instead of running the route again", async () => {
+    const service = slowService(600, 10_000);
+    // The client gives up after 100 ms and closes its connection; the route runs on.
+    await expect(service.post().timeout(100)).rejects.toThrow(/Timeout/);
+    // The retry arrives while the first run still works: it waits for that run's answer.
+    const retry = await service.post();
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ data: { run: 1 } });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(service.runs()).toBe(1);
   });
 });
