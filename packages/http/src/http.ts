@@ -154,8 +154,18 @@ function fromHttpError(err: { type?: string; status?: number; message?: string }
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return fromZodError(err);
-  if (err && typeof err === 'object') return fromHttpError(err);
+  if (err && typeof err === 'object') return fromHttpError(err) ?? fromUnstorableText(err);
   return null;
+}
+
+/**
+ * Postgres refuses a NUL character (U+0000) in text and JSON: 22021 for a text parameter, 22P05 for
+ * `\u0000` in jsonb. Only a client puts one there (in a path, a query or a body string), so whichever
+ * value a route did not check for it is still the client's to fix, not a 500.
+ */
+function fromUnstorableText(err: { code?: unknown; severity?: unknown }): AppError | null {
+  if (typeof err.severity !== 'string' || (err.code !== '22021' && err.code !== '22P05')) return null;
+  return new AppError('invalid_request', 'The request carries a NUL character (U+0000), which no value here may contain.');
 }
 
 /**

@@ -476,3 +476,14 @@ describe('restaurant text is plain text', () => {
     for (const tag of ['<iframe', '<img', '<svg', '<b ', '<!--']) expect(html).not.toContain(tag);
   });
 });
+
+describe('a restaurant id in the path that is not one', () => {
+  it.each(['%00', 'rst_has-dash', "rst_1'or'1'='1"])('(%s) is answered as a missing restaurant, for an integrator key too', async (id) => {
+    const { restaurant } = await seedRestaurant(h.deps.db);
+    const integrator = keyPrincipalFor(await seedIntegrator(h.deps.db, [{ restaurantId: restaurant.id }]));
+    for (const path of [listPath, menuPath]) {
+      expectAnsweredAsMissing(await h.get(path(id), integrator), await h.get(path(newId('rst')), integrator));
+    }
+    expectError(await h.get(`/menu/${id}`, publicPrincipal), 404, 'not_found');
+  });
+});

@@ -1,11 +1,14 @@
 import { sql } from 'kysely';
+import { IdPrefix, isId } from '@partner/contracts';
 import type { Db } from '../pool.js';
 import type { RestaurantRow } from '../schema.js';
 import type { Executor } from './executor.js';
 
 export type Owner = { kind: 'restaurant'; id: string } | { kind: 'integrator'; id: string };
 
+/** A path's restaurant id that is not one (a typo, `%00`) finds nothing, without a query. */
 export async function findRestaurantById(db: Executor, id: string): Promise<RestaurantRow | undefined> {
+  if (!isId(IdPrefix.restaurant, id)) return undefined;
   return db.selectFrom('restaurants').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -31,9 +34,10 @@ function listable(db: Executor, owner: Owner) {
 
 /**
  * False when the owner cannot reach the restaurant whatever the database holds (a restaurant's key
- * reaches its own restaurant only): the lookup need not be made.
+ * reaches its own restaurant only; an id that is not one names none): the lookup need not be made.
  */
-export const mayReachRestaurant = (owner: Owner, id: string): boolean => owner.kind !== 'restaurant' || owner.id === id;
+export const mayReachRestaurant = (owner: Owner, id: string): boolean =>
+  owner.kind === 'restaurant' ? owner.id === id : isId(IdPrefix.restaurant, id);
 
 /**
  * The restaurant `id` as `owner` reaches it, with the scopes of the integrator's grant as
