@@ -675,6 +675,35 @@ export async function recordSucceededDeliveries(db: Executor, outcomes: readonly
   if (outcomes.length) await succeededUpdate(outcomes).execute(db);
 }
 
+/**
+ * The event's attempt to the endpoint that is still under way (pending, in flight or not, or held),
+ * locked until the transaction ends. A chain has one at a time: each retry is made as the attempt
+ * before it ends.
+ */
+export async function lockAttemptUnderway(tx: Executor, eventId: string, endpointId: string): Promise<WebhookDeliveryRow | undefined> {
+  return tx
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', 'in', ['pending', 'held'])
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A pending attempt not yet leased is made due now; one in flight or held stays as it is. */
+export async function bringAttemptForward(tx: Executor, attempt: WebhookDeliveryRow, now: Date): Promise<WebhookDeliveryRow> {
+  if (attempt.status !== 'pending' || attempt.claimed_until !== null || attempt.next_attempt_at! <= now) return attempt;
+  return tx
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now })
+    .where('id', '=', attempt.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** The endpoint, locked until the transaction ends (recoveries of one endpoint run one by one). */
 export async function lockWebhookEndpoint(tx: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
   return tx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();

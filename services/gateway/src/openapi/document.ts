@@ -184,11 +184,9 @@ function successResponses(route: Route, success: Success, conditional: boolean):
   const responses: Responses = {};
   switch (success.kind) {
     case 'json':
-      responses[String(success.status)] = {
-        description: success.description,
-        headers,
-        content: { 'application/json': { schema: success.schema } },
-      };
+      for (const { status, description } of [success, ...(success.or ? [success.or] : [])]) {
+        responses[String(status)] = { description, headers, content: { 'application/json': { schema: success.schema } } };
+      }
       break;
     case 'sse':
       responses['200'] = { description: success.description, headers, content: { 'text/event-stream': { schema: ZConciergeStreamEvent } } };

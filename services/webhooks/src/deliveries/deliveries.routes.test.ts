@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZWebhookDelivery, zData } from '@partner/contracts';
-import { insertOutboxEvent, type Owner } from '@partner/db';
 import { newId } from '@partner/http';
 import { updateRestaurant } from '@partner/testing';
 import { collectPages, type Route, startWebhooksHarness, type WebhooksHarness } from '../testing/app-harness.js';
@@ -9,11 +8,12 @@ import {
   arrangeDelivery,
   arrangeDeliveryLog,
   arrangeEndpoint,
+  arrangeEventDelivery,
   arrangeGrantedIntegrator,
   arrangeOwner,
   findDeliveries,
 } from '../testing/webhook-fixtures.js';
-import { updateWebhookEndpoint } from '../webhooks.repository.js';
+import { insertDeliveries, recordSucceededDeliveries, updateWebhookEndpoint } from '../webhooks.repository.js';
 
 const base = '/v1/partner/webhook-deliveries';
 const missingId = 'whd_missing00000000000000';
@@ -160,8 +160,8 @@ describe('GET /v1/partner/webhook-deliveries', () => {
 
 describe('POST /v1/partner/webhook-deliveries/:id/resend', () => {
   it('sends the same event again as a new delivery, due now', async () => {
-    const { api, deliveries } = await ownerWithLog();
-    const original = deliveries[1];
+    const { api, owner, endpoints } = await ownerWithLog();
+    const original = await arrangeEventDelivery(h.deps.db, endpoints[0].id, owner);
     const before = await findDeliveries(h.deps.db, original.event_id);
 
     const res = await api.post(`${base}/${original.id}/resend`);
@@ -181,6 +181,38 @@ describe('POST /v1/partner/webhook-deliveries/:id/resend', () => {
     const after = await findDeliveries(h.deps.db, original.event_id);
     expect(after).toEqual([...before, expect.objectContaining({ id: resent.id, status: 'pending', next_attempt_at: expect.any(Date) })]);
     expect((await api.get(base)).body.data[0]).toEqual(resent);
+  });
+
+  it('brings the attempt still under way forward instead of starting a second chain of retries, a double click too', async () => {
+    const { api, owner, endpoints } = await ownerWithLog();
+    const failed = await arrangeEventDelivery(h.deps.db, endpoints[0].id, owner, { status: 'failed' });
+    const inAnHour = new Date(Date.now() + 3600_000);
+    const retry = {
+      ...failed,
+      id: newId('whd'),
+      attempt: 2,
+      status: 'pending' as const,
+      next_attempt_at: inAnHour,
+      created_at: new Date(),
+    };
+    await insertDeliveries(h.deps.db, [retry]);
+
+    const [first, second] = [await api.post(`${base}/${failed.id}/resend`), await api.post(`${base}/${failed.id}/resend`)];
+    for (const res of [first, second]) {
+      expect(res.status).toBe(200);
+      expect(zData(ZWebhookDelivery).parse(res.body).data).toMatchObject({ id: retry.id, attempt: 2, status: 'pending' });
+      expect(Date.parse(res.body.data.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
+    }
+    expect((await findDeliveries(h.deps.db, failed.event_id)).map((row) => row.id)).toEqual([failed.id, retry.id]);
+  });
+
+  it('answers 404 for a delivery whose event retention has just taken, and queues nothing', async () => {
+    const { api, owner, endpoints } = await ownerWithLog();
+    const original = await arrangeEventDelivery(h.deps.db, endpoints[0].id, owner);
+    // What the resend finds when retention deleted the event (and the delivery) after it read the delivery.
+    await h.deps.db.deleteFrom('outbox_events').where('id', '=', original.event_id).execute();
+    expectError(await api.post(`${base}/${original.id}/resend`), 404, 'not_found');
+    expect(await findDeliveries(h.deps.db, original.event_id)).toHaveLength(1);
   });
 
   it("answers 404 for another owner's delivery, as for a missing one, and sends nothing", async () => {
@@ -214,7 +246,7 @@ describe('POST /v1/partner/webhook-deliveries/:id/resend', () => {
   ])('holds the resend of an event of a restaurant whose %s, as fan-out holds its events', async (_name, lapse) => {
     const { owner, principal } = await arrangeOwner(h.deps.db);
     const endpoint = await arrangeEndpoint(h.deps.db, owner);
-    const original = await arrangeEventDelivery(endpoint.id, owner);
+    const original = await arrangeEventDelivery(h.deps.db, endpoint.id, owner);
     await updateRestaurant(h.deps.db, owner.id, lapse);
 
     const res = await h.as(principal).post(`${base}/${original.id}/resend`);
@@ -233,8 +265,10 @@ describe('POST /v1/partner/webhook-deliveries/:id/resend', () => {
     const integrator = await arrangeGrantedIntegrator(h.deps.db, restaurant.id);
     const api = h.as(integrator.principal);
     const endpoint = await arrangeEndpoint(h.deps.db, integrator.owner);
-    const menuEvent = await arrangeEventDelivery(endpoint.id, restaurant);
-    expect((await api.post(`${base}/${menuEvent.id}/resend`)).body.data.status).toBe('pending');
+    const menuEvent = await arrangeEventDelivery(h.deps.db, endpoint.id, restaurant);
+    const resent = await api.post(`${base}/${menuEvent.id}/resend`);
+    expect(resent.body.data.status).toBe('pending');
+    await recordSucceededDeliveries(h.deps.db, [{ id: resent.body.data.id, responseStatus: 204, durationMs: 5 }]);
     await updateRestaurant(h.deps.db, restaurant.id, { subscription_status: 'lapsed' });
     expect((await api.post(`${base}/${menuEvent.id}/resend`)).body.data.status).toBe('held');
 
@@ -242,19 +276,7 @@ describe('POST /v1/partner/webhook-deliveries/:id/resend', () => {
     expectError(await api.post(`${base}/${menuEvent.id}/resend`), 409, 'conflict');
     const assetsOnly = await arrangeGrantedIntegrator(h.deps.db, restaurant.id, ['assets:read']);
     const assetsEndpoint = await arrangeEndpoint(h.deps.db, assetsOnly.owner);
-    const unseen = await arrangeEventDelivery(assetsEndpoint.id, restaurant);
+    const unseen = await arrangeEventDelivery(h.deps.db, assetsEndpoint.id, restaurant);
     expectError(await h.as(assetsOnly.principal).post(`${base}/${unseen.id}/resend`), 409, 'conflict');
   });
 });
-
-/** A delivery of a new menu.updated of the restaurant, its event in the outbox (resend reads its restaurant there). */
-async function arrangeEventDelivery(endpointId: string, restaurant: Owner) {
-  const eventId = newId('evt');
-  await insertOutboxEvent(h.deps.db, {
-    id: eventId,
-    type: 'menu.updated',
-    restaurantId: restaurant.id,
-    data: { restaurantId: restaurant.id, etag: '"v1"', changedItemIds: [], deletedItemIds: [], truncated: false },
-  });
-  return arrangeDelivery(h.deps.db, endpointId, { createdAt: new Date(), eventId, eventType: 'menu.updated' });
-}

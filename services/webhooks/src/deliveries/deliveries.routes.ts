@@ -9,6 +9,7 @@ export function registerDeliveryRoutes(router: Router, deps: WebhooksDeps): void
     res.json(await listDeliveries(deps, ownerPrincipal(req.principal).owner, parseWith(ZDeliveryListQuery, req.query, 'query')));
   });
   router.post('/v1/partner/webhook-deliveries/:id/resend', async (req, res) => {
-    res.status(201).json({ data: await resendDelivery(deps, ownerPrincipal(req.principal).owner, req.params.id) });
+    const { delivery, created } = await resendDelivery(deps, ownerPrincipal(req.principal).owner, req.params.id);
+    res.status(created ? 201 : 200).json({ data: delivery });
   });
 }

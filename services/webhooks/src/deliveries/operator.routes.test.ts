@@ -7,6 +7,7 @@ import {
   arrangeDelivery,
   arrangeDeliveryLog,
   arrangeEndpoint,
+  arrangeEventDelivery,
   arrangeOwner,
   emitItemUpdated,
   findDeliveries,
@@ -31,7 +32,7 @@ const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((it
 async function disabledEndpoint() {
   const { owner } = await arrangeOwner(h.deps.db);
   const endpoint = await arrangeEndpoint(h.deps.db, owner, { disabledReason: '8 delivery attempts failed.' });
-  const delivery = await arrangeDelivery(h.deps.db, endpoint.id, { createdAt: new Date(), status: 'failed' });
+  const delivery = await arrangeEventDelivery(h.deps.db, endpoint.id, owner, { status: 'failed' });
   return { endpoint, delivery };
 }
 
@@ -153,8 +154,8 @@ describe('GET /internal/webhook-deliveries', () => {
 
 describe('POST /internal/webhook-deliveries/:id/resend', () => {
   it("resends any owner's delivery as a new one of the same event", async () => {
-    const { deliveries } = await arrangeDeliveryLog(h.deps.db);
-    const original = deliveries[0];
+    const { owner, endpoints } = await arrangeDeliveryLog(h.deps.db);
+    const original = await arrangeEventDelivery(h.deps.db, endpoints[0].id, owner);
     const res = await h.as(operator).post(resendPath(original.id));
     expect(res.status).toBe(201);
     const resent = zData(ZWebhookDelivery).parse(res.body).data;

@@ -25,7 +25,8 @@ export function registerOperatorRoutes(router: Router, deps: WebhooksDeps): void
     res.json({ data: await showDelivery(deps, operatorScope(req.principal), req.params.id) });
   });
   router.post('/internal/webhook-deliveries/:id/resend', async (req, res) => {
-    res.status(201).json({ data: await resendDelivery(deps, operatorScope(req.principal), req.params.id) });
+    const { delivery, created } = await resendDelivery(deps, operatorScope(req.principal), req.params.id);
+    res.status(created ? 201 : 200).json({ data: delivery });
   });
   router.post('/internal/webhook-endpoints/:id/enable', async (req, res) => {
     const scope = operatorScope(req.principal);

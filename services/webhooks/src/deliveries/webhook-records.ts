@@ -12,10 +12,12 @@ import { newId } from '@partner/http';
 import { decodeListCursor, encodeListCursor, type HmacKey } from '@partner/signing';
 import {
   type DeliveryFilter,
+  bringAttemptForward,
   findOwnedDelivery,
-  findWebhookEndpoint,
   insertDeliveries,
+  lockAttemptUnderway,
   lockEventRestaurants,
+  lockWebhookEndpoint,
   listOwnedDeliveries,
   listOwnedDeliveryAttempts,
 } from '../webhooks.repository.js';
@@ -99,8 +101,15 @@ export async function showDelivery(deps: { db: Executor }, owner: Owner | null, 
  * Sends the same event again (same evt_ id) as a new delivery, attempt 1, due now; or held, like any
  * event of a restaurant whose subscription or Partner API add-on has lapsed (spec: held up to 72 hours,
  * delivered on renewal). An integrator whose grant has ended gets nothing more of the restaurant.
+ * While the event is still under way to the endpoint (a retry waiting, or held), no second delivery
+ * is made: that attempt is brought forward to now (`created: false`), so a resend, or a double click,
+ * never starts a second chain of retries.
  */
-export async function resendDelivery(deps: { db: Db; now: () => Date }, owner: Owner | null, id: string) {
+export async function resendDelivery(
+  deps: { db: Db; now: () => Date },
+  owner: Owner | null,
+  id: string,
+): Promise<{ delivery: TWebhookDelivery; created: boolean }> {
   return deps.db.transaction().execute((tx) => resendIn(tx, deps.now(), owner, id));
 }
 
@@ -114,23 +123,31 @@ async function resendIn(tx: Executor, now: Date, owner: Owner | null, id: string
       `A test event is not resent: send a new one (POST /v1/partner/webhook-endpoints/${original.endpoint_id}/test).`,
     );
   }
-  const endpoint = await findWebhookEndpoint(tx, original.endpoint_id);
-  if (!endpoint || endpoint.status !== 'active') {
+  // Locked: resends and recoveries to one endpoint run one by one, each seeing what the other queued.
+  const endpoint = await lockWebhookEndpoint(tx, original.endpoint_id);
+  if (!endpoint) throw new AppError('not_found', 'No such webhook delivery.');
+  if (endpoint.status !== 'active') {
     throw new AppError('conflict', 'The endpoint is disabled. Re-enable it, then resend.');
   }
-  const restaurantId = (await lockEventRestaurants(tx, [original.event_id])).get(original.event_id);
+  const restaurants = await lockEventRestaurants(tx, [original.event_id]);
+  // Retention took the delivery and its event since it was read; the lock keeps an event that is still there.
+  if (!restaurants.has(original.event_id)) throw new AppError('not_found', 'No such webhook delivery.');
+  const restaurantId = restaurants.get(original.event_id)!;
   if (endpoint.owner_kind === 'integrator' && !original.event_type.startsWith('grant.')) {
-    const granted =
-      restaurantId !== undefined &&
-      (await findGrantedPairs(tx, [{ restaurantId, integratorOrgId: endpoint.owner_id }], 'menu:read')).size > 0;
+    const granted = (await findGrantedPairs(tx, [{ restaurantId, integratorOrgId: endpoint.owner_id }], 'menu:read')).size > 0;
     if (!granted) {
       throw new AppError('conflict', "The restaurant's grant to this organisation has ended: its events are no longer sent here.");
     }
   }
-  const held = restaurantId !== undefined && (await findLapsedRestaurantIds(tx, [restaurantId])).has(restaurantId);
+  const underway = await lockAttemptUnderway(tx, original.event_id, original.endpoint_id);
+  if (underway) return { delivery: presentDelivery(await bringAttemptForward(tx, underway, now)), created: false };
+  const held = (await findLapsedRestaurantIds(tx, [restaurantId])).has(restaurantId);
   const row = sendAgain(original, original.endpoint_id, { held, now });
   await insertDeliveries(tx, [row]);
-  return presentDelivery({ ...row, response_status: null, duration_ms: null, error: null, claimed_until: null });
+  return {
+    delivery: presentDelivery({ ...row, response_status: null, duration_ms: null, error: null, claimed_until: null }),
+    created: true,
+  };
 }
 
 /**

@@ -112,6 +112,18 @@ export async function arrangeDelivery(
   return row;
 }
 
+/** A delivery of a new menu.updated of the restaurant, its event in the outbox (resend reads its restaurant there). */
+export async function arrangeEventDelivery(db: Executor, endpointId: string, restaurant: Owner, fields: { status?: DeliveryStatus } = {}) {
+  const eventId = newId('evt');
+  await insertOutboxEvent(db, {
+    id: eventId,
+    type: 'menu.updated',
+    restaurantId: restaurant.id,
+    data: { restaurantId: restaurant.id, etag: '"v1"', changedItemIds: [], deletedItemIds: [], truncated: false },
+  });
+  return arrangeDelivery(db, endpointId, { createdAt: new Date(), eventId, eventType: 'menu.updated', ...fields });
+}
+
 /**
  * An owner's delivery log: two endpoints and five attempts a minute apart, oldest first, of several
  * event types and statuses (the newest still pending); and a stranger with a log of their own.

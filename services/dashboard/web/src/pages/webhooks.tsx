@@ -65,8 +65,14 @@ export function WebhooksTab({ owner }: TabProps) {
     refresh();
   });
   const resend = useAction(async (delivery: TWebhookDelivery) => {
-    await send('POST', `${base}/webhook-deliveries/${delivery.id}/resend`);
-    setNotice(`${delivery.eventType} queued again: a new delivery appears below.`);
+    const resent = await send<TWebhookDelivery>('POST', `${base}/webhook-deliveries/${delivery.id}/resend`);
+    // An event still under way to the endpoint is not queued twice: its waiting attempt goes now instead.
+    const underway = deliveries.data?.some((listed) => listed.id === resent.id);
+    setNotice(
+      underway
+        ? `${delivery.eventType} is already under way to this endpoint: its next attempt goes now.`
+        : `${delivery.eventType} queued again: a new delivery appears below.`,
+    );
     deliveries.reload();
   });
   return (

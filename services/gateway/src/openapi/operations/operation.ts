@@ -9,7 +9,14 @@ import type { Route } from '../../routing/route-table.js';
 export type Tag = 'Account' | 'Restaurants' | 'Items' | 'Menu' | 'Assets' | 'Embeds' | 'Webhooks' | 'Concierge';
 
 export type Success =
-  | { kind: 'json'; status: 200 | 201 | 202; schema: z.ZodType; description: string }
+  | {
+      kind: 'json';
+      status: 200 | 201 | 202;
+      schema: z.ZodType;
+      description: string;
+      /** A second success with the same body, when the route may also answer another status. */
+      or?: { status: 200; description: string };
+    }
   | { kind: 'sse'; description: string }
   | { kind: 'file'; description: string }
   | { kind: 'html'; description: string };

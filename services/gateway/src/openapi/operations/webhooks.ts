@@ -112,9 +112,16 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'resendWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Resend a delivery',
-    description: 'Sends the same event (same id and body) again to the same endpoint, as a new delivery.',
+    description:
+      'Sends the same event (same id and body) again to the same endpoint, as a new delivery. While the event is still under way to that endpoint (a retry waiting, or held), no second delivery is made: that attempt is brought forward to now and answered with 200.',
     path: pathId('whd', 'The delivery to send again.'),
-    success: { kind: 'json', status: 201, schema: zData(ZWebhookDelivery), description: 'The new delivery.' },
+    success: {
+      kind: 'json',
+      status: 201,
+      schema: zData(ZWebhookDelivery),
+      description: 'The new delivery.',
+      or: { status: 200, description: 'The attempt already under way, due now (or in flight, or held).' },
+    },
     errors: ['not_found', 'conflict'],
   },
 };
