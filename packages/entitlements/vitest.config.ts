@@ -1,3 +1,3 @@
 import { sharedConfig } from '../../vitest.shared.js';
 
-export default sharedConfig({ database: false });
+export default sharedConfig({ database: true });

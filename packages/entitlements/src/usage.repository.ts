@@ -13,6 +13,7 @@ export interface UsageCounter {
 /**
  * Takes up to `wanted` units of a restaurant's allowance for the period, atomically: the counter never
  * passes the limit, whatever runs concurrently. Returns how many units were granted (0 when used up).
+ * A counter already past the limit (the owner lowered it) keeps its count: what was used stays used.
  */
 export async function consumeUsage(db: Executor, counter: UsageCounter, wanted: number): Promise<number> {
   if (counter.limit <= 0 || wanted <= 0) return 0;
@@ -21,7 +22,7 @@ export async function consumeUsage(db: Executor, counter: UsageCounter, wanted: 
     // One statement once the period's row exists: lock it, read it, raise it to at most the limit.
     const { rows } = await sql<{ granted: number }>`
       update usage_counters as c
-      set used = least(${counter.limit}::int, c.used + ${wanted}::int)
+      set used = c.used + greatest(0, least(${wanted}::int, ${counter.limit}::int - c.used))
       from (select used as before from usage_counters where ${key} for update) as old
       where c.restaurant_id = ${counter.restaurantId} and c.metric = ${counter.metric} and c.period_start = ${counter.periodStart}
       returning c.used - old.before as granted
