@@ -81,6 +81,18 @@ export async function lockOwnerEndpoints(tx: Executor, owner: Owner): Promise<nu
   return Number(count);
 }
 
+/** Disables the endpoint if it is active (and not deleted); false when it was not. */
+export async function disableActiveEndpoint(tx: Executor, id: string, reason: string): Promise<boolean> {
+  const result = await tx
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: reason, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function updateWebhookEndpoint(
   db: Executor,
   id: string,

@@ -175,3 +175,21 @@ async function arrangeGrant(restaurantId: string, integratorOrgId: string, scope
     .values({ id: newId('grt'), restaurant_id: restaurantId, integrator_org_id: integratorOrgId, scopes, status: 'active' })
     .execute();
 }
+
+describe('an endpoint whose attempts in flight all answer 410 Gone', () => {
+  it('is disabled once: one notice for its owner, however many attempts were in flight', async () => {
+    const receiver = await startReceiver(() => ({ status: 410 }));
+    const { owner } = await arrangeOwner(database.db);
+    await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks'), enabledEvents: ['item.updated'] });
+    for (let i = 0; i < 4; i++) await emitItemUpdated(database.db, owner);
+    const { dispatcher, close } = dispatcherWithClock();
+    try {
+      expect((await dispatcher.tick()).attempted).toBe(4);
+      const notices = await database.db.selectFrom('notifications').select('kind').where('owner_id', '=', owner.id).execute();
+      expect(notices).toEqual([{ kind: 'webhook_endpoint_disabled' }]);
+    } finally {
+      await close();
+      await receiver.close();
+    }
+  });
+});

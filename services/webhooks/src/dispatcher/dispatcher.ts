@@ -22,7 +22,7 @@ import {
   type Acknowledgement,
   setAsideClaimedDeliveries,
   takeFinishedMenuBursts,
-  updateWebhookEndpoint,
+  disableActiveEndpoint,
 } from '../webhooks.repository.js';
 import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
 import { type Logger, newId } from '@partner/http';
@@ -562,9 +562,13 @@ export class Dispatcher {
     }
   }
 
-  /** Disables the endpoint and records the owner's notification; returns the message told. */
-  private async disable(tx: Executor, endpoint: ClaimedAttempt['endpoint'], reason: string): Promise<string> {
-    await updateWebhookEndpoint(tx, endpoint.id, { status: 'disabled', disabled_reason: reason });
+  /**
+   * Disables the endpoint and records the owner's notification; returns the message told. Null when it
+   * is no longer active (another failing attempt disabled it first, or it was deleted): one outage is
+   * one notice and one e-mail, however many attempts were in flight.
+   */
+  private async disable(tx: Executor, endpoint: ClaimedAttempt['endpoint'], reason: string): Promise<string | null> {
+    if (!(await disableActiveEndpoint(tx, endpoint.id, reason))) return null;
     const message = `Webhook endpoint ${endpoint.url} was disabled: ${reason} Re-enable it once it answers, then recover what it missed (POST /v1/partner/webhook-endpoints/${endpoint.id}/recover with the time it began failing).`;
     await insertNotification(tx, {
       owner_kind: endpoint.owner_kind,
