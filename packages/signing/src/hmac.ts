@@ -17,10 +17,14 @@ export class HmacKey {
     return this.sign(message).toString('base64url');
   }
 
-  /** Whether `signature` (base64url) signs `message`, compared in constant time. */
+  /**
+   * Whether `signature` is exactly the base64url signature of `message`, compared in constant time.
+   * Compared as text, not decoded: Node's decoder skips characters outside the alphabet and the last
+   * character's unused bits, so decoding would let one signature be spelled many ways.
+   */
   verify(message: string, signature: string): boolean {
-    const expected = this.sign(message);
-    const given = Buffer.from(signature, 'base64url');
+    const expected = Buffer.from(this.signToString(message));
+    const given = Buffer.from(signature);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

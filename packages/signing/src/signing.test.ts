@@ -26,6 +26,23 @@ describe('HmacKey', () => {
     expect(key.verify('message', signature.slice(0, -2))).toBe(false);
     expect(key.verify('message', '')).toBe(false);
   });
+
+  it('accepts one spelling of a signature only: none that decodes to the same bytes', () => {
+    const signature = key.signToString('message');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // 32 bytes in 43 characters: the last one carries 2 bits no byte uses.
+    const last = alphabet.indexOf(signature.at(-1)!);
+    const sameBytes = [
+      signature.slice(0, -1) + alphabet[last ^ 1],
+      `${signature}=`,
+      `${signature.slice(0, 10)}!${signature.slice(10)}`,
+      `${signature.slice(0, 10)} ${signature.slice(10)}`,
+    ];
+    for (const spelling of sameBytes) {
+      expect(Buffer.from(spelling, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+      expect(key.verify('message', spelling)).toBe(false);
+    }
+  });
 });
 
 describe('list cursors', () => {
