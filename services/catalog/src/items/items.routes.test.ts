@@ -25,6 +25,7 @@ import {
   seedRestaurant,
   storeModelFiles,
   touchItem,
+  usageCounted,
 } from '../testing/factories.js';
 
 const h = useAppHarness();
@@ -577,6 +578,15 @@ describe('GET /v1/partner/embed/items/{id}', () => {
       },
     });
     expect(await apiRequestsUsed(h.deps.db, restaurant.id)).toBe(1);
+    expect(await usageCounted(h.deps.db, restaurant.id, 'embed_views')).toBe(1);
+  });
+
+  it('counts no view for a load the quota refuses', async () => {
+    const { restaurant, owner } = await seedMenu({ monthly_quota: 1, overage_budget: 0 });
+    const item = await seedItem(h.deps.db, restaurant.id, (await storeModelFiles(h.deps.storage)).columns);
+    await h.get(embedPath(item.id), publishableKey(owner)).expect(200);
+    expectError(await h.get(embedPath(item.id), publishableKey(owner)), 429, 'quota_exceeded');
+    expect(await usageCounted(h.deps.db, restaurant.id, 'embed_views')).toBe(1);
   });
 
   it('shows a publishable key published dishes only: a draft or archived one is the same 404 as a missing one, and costs nothing', async () => {

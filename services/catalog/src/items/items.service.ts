@@ -176,13 +176,11 @@ export async function getEmbedItem(
 ): Promise<TEmbedItem> {
   const refresh = view !== undefined && deps.viewTokens.isValid(view, principal.keyId, itemId, deps.now());
   const { item, publicMenuUrl, restaurant } = await requireItemAccess(deps, principal, itemId, { meter: false });
-  // A load is an API request and an embed view: both counted at once, no round trip added.
+  // A load is an API request and an embed view; a load the quota refuses is no view.
   if (!refresh) {
     const now = deps.now();
-    await Promise.all([
-      meterApiRequest(deps.usageMeter, principal, restaurant, now),
-      countEmbedView(deps.usageMeter, principal, restaurant, now),
-    ]);
+    await meterApiRequest(deps.usageMeter, principal, restaurant, now);
+    await countEmbedView(deps.usageMeter, principal, restaurant, now);
   }
   const assets = signAssets(deps, item, ['usdz', 'glb']);
   return {

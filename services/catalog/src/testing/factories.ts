@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OwnerRef } from '@partner/auth';
 import { type AssetKind, type AssetStorage, assetStorageKey } from '@partner/assets';
 import { type Executor, type ItemRow, type NewItem, type NewRestaurant, writeTimestamp } from '@partner/db';
+import type { UsageMetric } from '@partner/entitlements';
 import { newId } from '@partner/http';
 import { insertItem, insertRestaurant } from '@partner/testing';
 
@@ -124,18 +125,21 @@ export async function storeModelFiles(storage: AssetStorage) {
   };
 }
 
-/** The restaurant's API-request counters, one row per billing period. */
-export async function apiRequestCounters(db: Executor, restaurantId: string) {
+/** The restaurant's API-request counters (or another metric's), one row per billing period. */
+export async function apiRequestCounters(db: Executor, restaurantId: string, metric: UsageMetric = 'api_requests') {
   return db
     .selectFrom('usage_counters')
     .select(['period_start', 'used'])
     .where('restaurant_id', '=', restaurantId)
-    .where('metric', '=', 'api_requests')
+    .where('metric', '=', metric)
     .orderBy('period_start')
     .execute();
 }
 
-/** Every API request counted for the restaurant, whatever the period. */
-export async function apiRequestsUsed(db: Executor, restaurantId: string): Promise<number> {
-  return (await apiRequestCounters(db, restaurantId)).reduce((sum, row) => sum + row.used, 0);
+/** Everything of a metric counted for the restaurant, whatever the period. */
+export async function usageCounted(db: Executor, restaurantId: string, metric: UsageMetric): Promise<number> {
+  return (await apiRequestCounters(db, restaurantId, metric)).reduce((sum, row) => sum + row.used, 0);
 }
+
+/** Every API request counted for the restaurant, whatever the period. */
+export const apiRequestsUsed = (db: Executor, restaurantId: string): Promise<number> => usageCounted(db, restaurantId, 'api_requests');
