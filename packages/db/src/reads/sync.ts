@@ -12,6 +12,13 @@ import type { Executor } from './executor.js';
 /** How long deletions stay visible to incremental sync; a client further behind must resync in full. */
 export const TOMBSTONE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
+/**
+ * When tombstones are purged: a day past the retention promised. Console purges by its clock and the
+ * catalog promises by its own; the day covers any skew between hosts, so a tombstone is never gone
+ * while the catalog still answers `fullResyncRequired: false` for a window that holds it.
+ */
+export const TOMBSTONE_PURGE_AFTER_MS = TOMBSTONE_RETENTION_MS + 24 * 3600 * 1000;
+
 const SYNC_LOCK_CLASS = 0x5359; // "SY": the two-key advisory lock space of item sync locks
 
 /** The timestamp an item write stamps, read from the database clock while the sync lock is held. */

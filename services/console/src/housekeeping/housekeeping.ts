@@ -1,4 +1,4 @@
-import { TOMBSTONE_RETENTION_MS } from '@partner/db';
+import { TOMBSTONE_PURGE_AFTER_MS } from '@partner/db';
 import type { ConsoleDeps } from '../deps.js';
 import { purgeExpiredSignIns } from '../accounts/sessions.repository.js';
 import { purgeTombstones } from './housekeeping.repository.js';
@@ -14,7 +14,7 @@ export function startHousekeeping(deps: Pick<ConsoleDeps, 'db' | 'logger' | 'now
   const run = async () => {
     const now = deps.now();
     try {
-      await purgeTombstones(deps.db, new Date(now.getTime() - TOMBSTONE_RETENTION_MS));
+      await purgeTombstones(deps.db, new Date(now.getTime() - TOMBSTONE_PURGE_AFTER_MS));
       await purgeExpiredSignIns(deps.db, now);
     } catch (err) {
       deps.logger.error({ err }, 'housekeeping failed');
