@@ -153,6 +153,8 @@ export interface IdempotencyRecordsTable {
   response_content_type: string | null;
   created_at: CreatedAt;
   locked_at: Timestamp;
+  /** The current claim's own: only the execution holding it completes, renews or releases the key. */
+  claim_token: Generated<string>;
 }
 
 export interface UsageCountersTable {

@@ -3,6 +3,7 @@ import type { RequestHandler, Response } from 'express';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  type HeldClaim,
   purgeIdempotencyRecords,
   releaseIdempotencyKey,
   renewIdempotencyClaim,
@@ -140,11 +141,15 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
         .digest('hex'),
     };
 
+    let held: HeldClaim | undefined;
     for (const started = Date.now(); ; await sleep(WAIT.intervalMs)) {
       // The request deadline has answered for us: stop asking.
       if (res.headersSent) return;
       const result = await claimIdempotencyKey(db, claim);
-      if (result.claimed) break;
+      if (result.claimed) {
+        held = result.held;
+        break;
+      }
       const { existing } = result;
       if (existing.method !== claim.method || existing.path !== claim.path || existing.body_hash !== claim.bodyHash) {
         throw new AppError('idempotency_key_conflict', 'This Idempotency-Key was already used for a different request.', {
@@ -159,7 +164,7 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
       }
     }
 
-    const key = { apiKeyId: claim.apiKeyId, idempotencyKey };
+    const key = held;
     const settle = (answer: { status: number; body: Buffer | null; contentType: string | null }) => {
       const settled =
         answer.body && answer.status < 500 && answer.status !== 429 && !res.locals[NOT_REPLAYABLE]

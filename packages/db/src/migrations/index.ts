@@ -19,6 +19,7 @@ import * as accounts from './2026-12-08-accounts.js';
 import * as embedViews from './2026-12-09-embed-views.js';
 import * as itemDrafts from './2026-12-10-item-drafts.js';
 import * as outboxNotify from './2026-12-11-outbox-notify.js';
+import * as idempotencyClaimToken from './2026-12-12-idempotency-claim-token.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-09-embed-views': embedViews,
   '2026-12-10-item-drafts': itemDrafts,
   '2026-12-11-outbox-notify': outboxNotify,
+  '2026-12-12-idempotency-claim-token': idempotencyClaimToken,
 };
