@@ -46,6 +46,7 @@ describe('migrateToLatest', () => {
       '2026-12-09-embed-views',
       '2026-12-10-item-drafts',
       '2026-12-11-outbox-notify',
+      '2026-12-12-idempotency-claim-token',
     ]);
 
     const again = await migrateToLatest(first);
