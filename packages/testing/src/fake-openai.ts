@@ -8,6 +8,8 @@ export interface ModelScript {
   delayMs?: number;
   /** Drop the connection instead of sending chunk `failAfter`. */
   failAfter?: number;
+  /** End the body cleanly instead of sending chunk `cutAfter`: no finish reason, no [DONE] (a proxy cutting it). */
+  cutAfter?: number;
   /** Wait before chunk `holdBeforeToken` until the test calls `release()` (after `hold()`). */
   holdBeforeToken?: number;
 }
@@ -51,7 +53,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
     res.on('close', () => {
       if (!res.writableFinished) record.closedEarly = true;
     });
-    const { tokens, delayMs = 0, failAfter, holdBeforeToken } = script;
+    const { tokens, delayMs = 0, failAfter, cutAfter, holdBeforeToken } = script;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -59,6 +61,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
     for (const [index, token] of tokens.entries()) {
       if (res.destroyed) return;
       if (failAfter === index) return res.destroy();
+      if (cutAfter === index) return res.end();
       if (holdBeforeToken === index) await gate;
       res.write(chunk({ content: token }));
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -9,6 +9,7 @@ import {
   eventOf,
   expectError,
   kinds,
+  liveProviderOf,
   MAX_OUTPUT_TOKENS,
   MODEL_NAME,
   publishableKey,
@@ -112,6 +113,31 @@ describe('a live key', () => {
     expect(kinds(events)).toEqual(['meta', 'delta', 'delta', 'error']);
     expect(textOf(events)).toBe('Hello. Welcome ');
     expect(eventOf(events, 'error').code).toBe('upstream_error');
+  });
+
+  it('ends the stream with upstream_error when the model’s answer is cut short cleanly, with no finish reason', async () => {
+    const { restaurant, principal } = await liveRestaurant();
+    h.model.answer({ tokens: ['Hello. ', 'Welcome ', 'to'], cutAfter: 2, delayMs: 20 });
+    const { events } = await chat(h, principal, restaurant.id, { message: 'Hi' });
+    expect(kinds(events)).toEqual(['meta', 'delta', 'delta', 'error']);
+    expect(eventOf(events, 'error').code).toBe('upstream_error');
+  });
+
+  it('ends the stream with upstream_error when the model goes quiet mid-answer, and hangs up on it', async () => {
+    const { restaurant, principal } = await liveRestaurant();
+    // Its headers and first words come; then nothing, until the test lets it go on.
+    h.model.answer({ tokens: ['Hello. ', 'Welcome.'], holdBeforeToken: 1 });
+    h.model.hold();
+    const app = createApp({ ...h.deps, liveProvider: liveProviderOf(h.model, { idleTimeoutMs: 500 }) });
+    try {
+      const { events } = await chat(h, principal, restaurant.id, { message: 'Hi' }, { app });
+      expect(kinds(events)).toEqual(['meta', 'delta', 'error']);
+      expect(textOf(events)).toBe('Hello. ');
+      expect(eventOf(events, 'error').code).toBe('upstream_error');
+      await expect.poll(() => h.model.requests[0]?.closedEarly).toBe(true);
+    } finally {
+      h.model.release();
+    }
   });
 
   it('with no model configured: meta then provider_not_configured, and no allowance spent', async () => {

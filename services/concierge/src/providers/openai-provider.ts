@@ -2,12 +2,23 @@ import OpenAI from 'openai';
 import { openClientSpan } from '@partner/tracing';
 import type { ChatProvider, ChatTurnInput } from './provider.js';
 
-/** OpenAI, or any self-hosted server speaking its chat-completions protocol (base URL, key, model). */
+/** The model sent nothing for the idle deadline: given up, so the turn ends with `upstream_error`. */
+export class ModelIdleError extends Error {
+  override name = 'ModelIdleError';
+}
+
+/**
+ * OpenAI, or any self-hosted server speaking its chat-completions protocol (base URL, key, model).
+ * The client's own timeout ends at the answer's headers; a model that then goes quiet (or sends only
+ * keep-alive comments) is given up after `idleTimeoutMs` without a word, so no turn hangs.
+ */
 export class OpenAIChatProvider implements ChatProvider {
   private readonly client: OpenAI;
 
-  constructor(private readonly options: { apiKey: string; baseURL?: string; model: string; maxOutputTokens: number }) {
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: 60_000 });
+  constructor(
+    private readonly options: { apiKey: string; baseURL?: string; model: string; maxOutputTokens: number; idleTimeoutMs: number },
+  ) {
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.idleTimeoutMs });
   }
 
   async *stream(input: ChatTurnInput): AsyncIterable<string> {
@@ -17,6 +28,16 @@ export class OpenAIChatProvider implements ChatProvider {
       'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': this.options.model,
     });
+    const idle = new AbortController();
+    let idleTimer: NodeJS.Timeout | undefined;
+    const stillTalking = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(
+        () => idle.abort(new ModelIdleError(`the model sent nothing for ${this.options.idleTimeoutMs} ms`)),
+        this.options.idleTimeoutMs,
+      );
+    };
+    stillTalking();
     try {
       const stream = await span.within(() =>
         this.client.chat.completions.create(
@@ -29,22 +50,33 @@ export class OpenAIChatProvider implements ChatProvider {
             stream_options: { include_usage: true },
             messages: [{ role: 'system', content: input.system }, ...input.messages],
           },
-          { signal: input.signal },
+          { signal: AbortSignal.any([input.signal, idle.signal]) },
         ),
       );
+      let finished = false;
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
-        if (text) yield text;
+        if (chunk.choices[0]?.finish_reason) finished = true;
+        if (text) {
+          stillTalking();
+          yield text;
+        }
         if (chunk.usage) {
           span.attribute('gen_ai.usage.input_tokens', chunk.usage.prompt_tokens);
           span.attribute('gen_ai.usage.output_tokens', chunk.usage.completion_tokens);
           input.onUsage?.({ prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens });
         }
       }
+      // The client ends the iteration quietly when aborted, and when a body ends early: an answer with
+      // no finish reason was cut short, a failure rather than the whole answer.
+      if (idle.signal.aborted) throw idle.signal.reason;
+      if (!finished && !input.signal.aborted) throw new Error('the model stream ended before the answer did');
     } catch (err) {
-      span.fail(err instanceof Error ? err.name : 'error');
-      throw err;
+      const failure: unknown = idle.signal.aborted ? idle.signal.reason : err;
+      span.fail(failure instanceof Error ? failure.name : 'error');
+      throw failure;
     } finally {
+      clearTimeout(idleTimer);
       span.end();
     }
   }

@@ -46,6 +46,16 @@ export interface AppHarness {
 export const VISITOR_SHARE = { percent: 2, minimum: 10 };
 export const MAX_OUTPUT_TOKENS = 600;
 
+/** The live model behind the fake OpenAI server, as a service configures it (a 30 s idle deadline unless told). */
+export const liveProviderOf = (model: FakeOpenAI, options: { idleTimeoutMs?: number } = {}) =>
+  new OpenAIChatProvider({
+    apiKey: 'sk-test-fake',
+    baseURL: model.baseURL,
+    model: MODEL_NAME,
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+  });
+
 export async function startAppHarness(): Promise<AppHarness> {
   const database = await useTestDatabase();
   const redisPrefix = useRedisPrefix();
@@ -67,12 +77,7 @@ export async function startAppHarness(): Promise<AppHarness> {
     // A turn waits for its menu's new index, however slow a loaded machine builds it: the route tests
     // are about what a turn says of the menu as it is (menu-index-cache.test.ts tests the stale answers).
     menuIndexes: new MenuIndexCache(indexBuilds, { maxBytes: 64 * 1024 * 1024, logger, staleAfterMs: 60_000 }),
-    liveProvider: new OpenAIChatProvider({
-      apiKey: 'sk-test-fake',
-      baseURL: model.baseURL,
-      model: MODEL_NAME,
-      maxOutputTokens: MAX_OUTPUT_TOKENS,
-    }),
+    liveProvider: liveProviderOf(model),
     sandboxProvider: new SandboxChatProvider(),
     heartbeatMs: 15_000,
     publicBaseUrl: PUBLIC_BASE_URL,
