@@ -54,7 +54,7 @@ export const ConciergeEventSchemas = {
   error: z.object({
     code: z.string().meta({
       description:
-        "Why the turn stopped: `provider_not_configured` (no model for live keys), `concierge_allowance_exhausted` (the month's messages are used), `upstream_error` (the model stopped answering), `internal_error`. More may come: show `message` for any other.",
+        "Why the turn stopped: `provider_not_configured` (no model for live keys), `concierge_allowance_exhausted` (the month's messages are used), `upstream_error` (the model stopped answering), `service_unavailable` (a service the turn needs failed for a moment: retry shortly), `internal_error`. More may come: show `message` for any other.",
     }),
     message: z.string(),
   }),

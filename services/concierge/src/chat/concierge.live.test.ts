@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { billingPeriod } from '@partner/entitlements';
-import { keyPrincipalFor, updateRestaurant } from '@partner/testing';
+import { createDb } from '@partner/db';
+import { billingPeriod, UsageMeter } from '@partner/entitlements';
+import { freePort, keyPrincipalFor, updateRestaurant } from '@partner/testing';
 import { createApp } from '../app.js';
 import { disclosureFor } from './concierge.service.js';
 import { VISITOR_HEADER } from '@partner/auth';
@@ -137,6 +138,24 @@ describe('a live key', () => {
       await expect.poll(() => h.model.requests[0]?.closedEarly).toBe(true);
     } finally {
       h.model.release();
+    }
+  });
+
+  it('ends the stream with service_unavailable when Postgres fails under the turn, not internal_error', async () => {
+    const { restaurant, principal } = await liveRestaurant();
+    // Metering the allowance on a Postgres that refuses connections.
+    const gone = createDb({
+      url: `postgres://postgres@127.0.0.1:${await freePort()}/gone`,
+      deadlines: { connectTimeoutMs: 500, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 },
+    });
+    try {
+      const app = createApp({ ...h.deps, usageMeter: new UsageMeter(gone) });
+      const { events } = await chat(h, principal, restaurant.id, { message: 'Hi' }, { app });
+      expect(kinds(events)).toEqual(['meta', 'error']);
+      expect(eventOf(events, 'error').code).toBe('service_unavailable');
+      expect(h.model.requests).toHaveLength(0);
+    } finally {
+      await gone.destroy();
     }
   });
 

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { VISITOR_HEADER } from '@partner/auth';
-import { keyPrincipal, parseWith } from '@partner/http';
+import { classifyDependencyFault, keyPrincipal, markNotReplayable, parseWith } from '@partner/http';
 import { ZChatRequest } from '@partner/contracts';
 import type { ConciergeDeps } from '../deps.js';
 import { admitVisitor, bootstrap, prepareTurn, runTurn } from './concierge.service.js';
@@ -8,21 +8,34 @@ import { SseStream } from './sse.js';
 
 export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): void {
   const chat = async (req: Request<{ id: string }>, res: Response) => {
+    // A client that goes away cancels the model call, also one gone before the stream opens.
+    const abort = new AbortController();
+    res.once('close', () => abort.abort());
     const principal = keyPrincipal(req.principal);
     const body = parseWith(ZChatRequest, req.body, 'body');
     const grounds = await prepareTurn(deps, principal, req.params.id);
     // The gateway names the visitor on publishable keys' requests; a secret key's server has none.
     const visitor = principal.keyType === 'publishable' ? req.get(VISITOR_HEADER) : undefined;
     await admitVisitor(deps, { principal, visitor }, grounds.restaurant);
-    // A client that goes away cancels the model call.
-    const abort = new AbortController();
-    res.once('close', () => abort.abort());
+    if (abort.signal.aborted) {
+      // Gone before the turn began: nothing ran, so a retry with its Idempotency-Key runs it afresh.
+      markNotReplayable(res);
+      res.end();
+      return;
+    }
     const sse = new SseStream(res, deps.heartbeatMs);
     try {
       await runTurn(deps, principal, grounds, body, sse, abort.signal);
     } catch (err) {
-      req.log.error({ err }, 'concierge turn failed');
-      sse.send('error', { code: 'internal_error', message: 'Something went wrong on our side.' });
+      // Once the stream is open a failure is its last event: a dependency's fault (Postgres metering
+      // or building the menu's index) is one to retry, anything else ours.
+      if (classifyDependencyFault(err)) {
+        req.log.warn({ err }, 'concierge turn stopped by a dependency fault');
+        sse.send('error', { code: 'service_unavailable', message: 'A service this turn needs is briefly unavailable. Retry shortly.' });
+      } else {
+        req.log.error({ err }, 'concierge turn failed');
+        sse.send('error', { code: 'internal_error', message: 'Something went wrong on our side.' });
+      }
     } finally {
       sse.end();
     }
