@@ -269,6 +269,27 @@ describe('a second owner', () => {
   }, 60_000);
 });
 
+describe('signing out', () => {
+  it('says so when the sign-out never reached the server, leaving the session signed in, and signs out once it does', async () => {
+    const tab = await signInByLink(browser, stack, 'owner@other.test');
+    await tab.getByRole('heading', { level: 1, name: 'Other Bistro' }).waitFor();
+    // The connection drops on the way to console.
+    await tab.route('**/console/session', (route) => route.abort('connectionreset'));
+    await tab.getByRole('button', { name: 'Sign out' }).click();
+    await tab.getByRole('alert').getByText('could not be reached').waitFor();
+    // Still the signed-in page, not the sign-in form as if it had worked.
+    expect(new URL(tab.url()).pathname).not.toBe('/sign-in');
+    expect(await tab.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    await tab.unroute('**/console/session');
+    // The session was never ended: a reload is still signed in, as the page had said.
+    await tab.reload();
+    await tab.getByRole('heading', { level: 1, name: 'Other Bistro' }).waitFor();
+    await tab.getByRole('button', { name: 'Sign out' }).click();
+    await tab.getByLabel('E-mail address').waitFor();
+    await tab.context().close();
+  }, 60_000);
+});
+
 describe('the dashboard as a door to console', () => {
   it('forwards no Authorization header: the admin token works on console directly, never through the public dashboard', async () => {
     const headers = { Authorization: `Bearer ${stack.adminToken}` };

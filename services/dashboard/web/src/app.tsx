@@ -5,6 +5,7 @@ import { ConnectPage } from './pages/connect';
 import { HomePage } from './pages/home';
 import { OwnerPage } from './pages/owner';
 import { SignInPage } from './pages/sign-in';
+import { useAction } from './hooks';
 import { SessionProvider, useSession } from './session';
 import { Button, ErrorNote, Loading } from './ui';
 
@@ -20,6 +21,7 @@ export function App() {
 
 function Shell() {
   const { session, failure, retry, signOut } = useSession();
+  const leaving = useAction(() => signOut());
   const location = useLocation();
   const onSignIn = location.path === '/sign-in';
   useEffect(() => {
@@ -57,12 +59,17 @@ function Shell() {
             <a class="account-email" href="/account">
               {session.account?.email ?? 'operator'}
             </a>
-            <button type="button" class="button plain" onClick={() => void signOut()}>
+            <button type="button" class="button plain" disabled={leaving.running} onClick={() => void leaving.run()}>
               Sign out
             </button>
           </nav>
         )}
       </header>
+      {leaving.error && (
+        <div class="page">
+          <ErrorNote error={leaving.error} />
+        </div>
+      )}
       <main id="main">
         <Router>
           <Route path="/sign-in" component={SignInPage} />

@@ -1,7 +1,7 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import type { TSession } from '@partner/contracts/console';
-import { type ApiError, get, send, setCsrfToken } from './api';
+import { ApiError, get, send, setCsrfToken } from './api';
 
 interface SessionState {
   /** Undefined while the first answer is awaited; null when nobody is signed in. */
@@ -27,8 +27,14 @@ export function SessionProvider(props: { children: ComponentChildren }) {
     setFailure(undefined);
     get<TSession | null>('/session').then(adopt, setFailure);
   }, [round]);
+  // Signed out here only once the server has ended the session (or it had already ended): a sign-out
+  // that failed must say so, not leave a working session behind a sign-in page.
   const signOut = async (everywhere = false) => {
-    await (everywhere ? send('POST', '/session/sign-out-everywhere') : send('DELETE', '/session')).catch(() => undefined);
+    try {
+      await (everywhere ? send('POST', '/session/sign-out-everywhere') : send('DELETE', '/session'));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+    }
     adopt(null);
   };
   const state = { session, failure, retry: () => setRound((n) => n + 1), signedIn: adopt, signOut };
