@@ -33,6 +33,8 @@ export class WebhooksServiceClient {
     for (const [name, value] of Object.entries(query)) {
       if (typeof value === 'string') url.searchParams.set(name, value);
     }
+    // A GET carries no body on (fetch refuses one): whatever a client sent with it is not the request.
+    const sent = method === 'GET' ? undefined : body;
     let res: Response;
     try {
       res = await fetch(url, {
@@ -40,9 +42,9 @@ export class WebhooksServiceClient {
         headers: {
           [INTERNAL_TOKEN_HEADER]: this.tokens.tokenFor(principal, 'webhooks'),
           'x-request-id': requestId,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(sent === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: sent === undefined ? undefined : JSON.stringify(sent),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS),
       });
       return { status: res.status, body: await res.json() };

@@ -97,6 +97,17 @@ describe('webhook routes forwarded to the webhooks service', () => {
     },
   );
 
+  it('forwards a listing sent with a JSON body (which a GET cannot carry on) without it', async () => {
+    const stub = await startStub({ status: 200, body: { data: [], meta: { nextCursor: null } } });
+    try {
+      const res = await request(stub.app).get('/console/webhook-deliveries?status=failed').set(h.admin).send({});
+      expect(res.status).toBe(200);
+      expect(stub.received[0]).toMatchObject({ method: 'GET', path: '/internal/webhook-deliveries?status=failed', body: '' });
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('re-enables without a body as before, and passes an error through with its status', async () => {
     const refused = { error: { code: 'invalid_request', message: 'Bad since.', requestId: 'x', param: 'since' } };
     const stub = await startStub({ status: 400, body: refused });
