@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { ConnectLinkRow, Executor, GrantRow } from '@partner/db';
 
 export async function insertConnectLink(
@@ -41,6 +42,17 @@ export async function consumeConnectLink(db: Executor, tokenHash: string, now: D
     .returningAll()
     .executeTakeFirst();
 }
+
+/**
+ * Approvals for one restaurant and integrator run one at a time, until the transaction ends: two links
+ * approved at once would each find no active grant and both insert one (grants_one_active refuses the
+ * second), where the second should widen the first.
+ */
+export async function lockGrantPair(tx: Executor, restaurantId: string, integratorOrgId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${GRANT_LOCK_CLASS}, hashtext(${`${restaurantId}:${integratorOrgId}`}))`.execute(tx);
+}
+
+const GRANT_LOCK_CLASS = 0x4752; // "GR"
 
 export async function findActiveGrant(db: Executor, restaurantId: string, integratorOrgId: string): Promise<GrantRow | undefined> {
   return db

@@ -174,6 +174,20 @@ describe('connect links', () => {
   });
 });
 
+describe('two links of one integrator approved at once for one restaurant', () => {
+  it('make one grant with both links’ scopes, and one grant.activated', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { integrator, restaurant, link } = await linkFor({ scopes: ['menu:read'] });
+      const other = zData(ZConnectLink).parse((await createLink(integrator.id, { scopes: ['assets:read'] })).body).data;
+      const answers = await Promise.all([approve(link.token, restaurant.id), approve(other.token, restaurant.id)]);
+      expect(answers.map((res) => res.status)).toEqual([200, 200]);
+      const grants = await h.deps.db.selectFrom('grants').selectAll().where('restaurant_id', '=', restaurant.id).execute();
+      expect(grants.map((grant) => [grant.status, [...grant.scopes].sort()])).toEqual([['active', ['assets:read', 'menu:read']]]);
+      expect((await outboxEventsAbout(h.deps.db, 'grantId', grants[0]!.id)).map((event) => event.type)).toEqual(['grant.activated']);
+    }
+  });
+});
+
 describe('POST /console/grants/:id/revoke', () => {
   it('revokes the grant with grant.revoked in the same transaction, once', async () => {
     const { restaurant, link } = await linkFor();

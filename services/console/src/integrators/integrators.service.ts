@@ -5,6 +5,7 @@ import { asScopes, randomBase62 } from '@partner/auth';
 import {
   consumeConnectLink,
   findActiveGrant,
+  lockGrantPair,
   findGrantById,
   findUsableConnectLink,
   insertConnectLink,
@@ -138,6 +139,7 @@ export async function approveConnectLink(deps: ConsoleDeps, token: string, body:
     }
     const link = await consumeConnectLink(tx, hashToken(token), deps.now());
     if (!link) throw new AppError('not_found', 'No such connect link, or it was already used or has expired.');
+    await lockGrantPair(tx, body.restaurantId, link.integrator_org_id);
     const existing = await findActiveGrant(tx, body.restaurantId, link.integrator_org_id);
     if (existing) {
       const scopes = [...new Set([...existing.scopes, ...link.scopes])];
