@@ -80,13 +80,19 @@ export async function insertMembership(
     .execute();
 }
 
-export async function deleteMembership(db: Executor, accountId: string, owner: { kind: OwnerKind; id: string }): Promise<boolean> {
-  const result = await db
+/** Removes the account from the owner's team; the role it had there, or undefined when it was none of it. */
+export async function deleteMembership(
+  db: Executor,
+  accountId: string,
+  owner: { kind: OwnerKind; id: string },
+): Promise<TRole | undefined> {
+  const removed = await db
     .deleteFrom('memberships')
     .where(ownerColumn(owner.kind), '=', owner.id)
     .where('account_id', '=', accountId)
+    .returning('role')
     .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return removed?.role;
 }
 
 /** The owner's team, owners first, then by e-mail. */

@@ -58,9 +58,10 @@ export function registerMemberRoutes(router: Router, deps: SignInDeps): void {
       await deps.db.transaction().execute(async (tx) => {
         // The team is locked first: two owners removing each other at once cannot leave it with none.
         await lockTeam(tx, owner);
-        const removed = await deleteMembership(tx, req.params.accountId, owner);
-        if (!removed) throw new AppError('not_found', 'No such member.');
-        if ((await countOwners(tx, owner)) === 0) throw new AppError('conflict', `A ${kind} keeps at least one owner.`);
+        const role = await deleteMembership(tx, req.params.accountId, owner);
+        if (!role) throw new AppError('not_found', 'No such member.');
+        // Only removing an owner can take the last one (a team an operator set up may have none yet).
+        if (role === 'owner' && (await countOwners(tx, owner)) === 0) throw new AppError('conflict', `A ${kind} keeps at least one owner.`);
       });
       res.json({ data: { accountId: req.params.accountId, removed: true } });
     });

@@ -211,6 +211,17 @@ describe('sessions', () => {
     expectError(await request(h.app).get(`/console/restaurants/${restaurant.id}`).set(member.headers), 404, 'not_found');
   });
 
+  it('keeps a team its last owner, and removes a member of a team that has no owner yet', async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const owner = await h.signIn(newEmail(), [{ owner: { kind: 'restaurant', id: restaurant.id } }]);
+    const path = (accountId: string) => `/console/restaurants/${restaurant.id}/members/${accountId}`;
+    expectError(await request(h.app).delete(path(owner.accountId)).set(owner.headers), 409, 'conflict');
+
+    const unowned = await seedRestaurant(h.deps);
+    const member = await h.signIn(newEmail(), [{ owner: { kind: 'restaurant', id: unowned.id }, role: 'member' }]);
+    await request(h.app).delete(`/console/restaurants/${unowned.id}/members/${member.accountId}`).set(h.admin).expect(200);
+  });
+
   it('is Secure and __Host- behind https', async () => {
     const sessions = new Sessions(h.deps.db, { publicUrl: 'https://dashboard.example.com', ttlMs: 60_000 });
     const person = await h.signIn(newEmail());
