@@ -12,8 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-/** A service whose POST /things takes `slowMs` and counts its runs; a 300 ms request deadline unless told. */
-function slowService(slowMs: number, requestDeadlineMs = 300) {
+/**
+ * A service whose POST /things takes `slowMs` and counts its runs; a 300 ms request deadline unless
+ * told. With `failFirstRun`, the first run answers 500 (so its claim is let go).
+ */
+function slowService(slowMs: number, requestDeadlineMs = 300, options: { failFirstRun?: boolean } = {}) {
   const caller = internalCaller('frame');
   let runs = 0;
   const app = createInternalServiceApp({
@@ -25,9 +28,10 @@ function slowService(slowMs: number, requestDeadlineMs = 300) {
     requestDeadlineMs,
     register: (router) =>
       router.post('/things', async (_req, res) => {
-        runs += 1;
+        const run = (runs += 1);
         await sleep(slowMs);
-        res.status(201).json({ data: { run: runs } });
+        if (options.failFirstRun && run === 1) res.status(500).json({ error: { code: 'internal_error', message: 'first run' } });
+        else res.status(201).json({ data: { run } });
       }),
   });
   const headers = {
@@ -48,7 +52,7 @@ function slowService(slowMs: number, requestDeadlineMs = 300) {
     }
     throw new Error('the first run never settled');
   };
-  return { headers, post, retryUntilSettled, runs: () => runs };
+  return { post, retryUntilSettled, runs: () => runs };
 }
 
 describe('Idempotency-Key past the request deadline', () => {
@@ -85,5 +89,23 @@ describe('Idempotency-Key when the client goes away before the answer', () => {
     expect(retry.body).toEqual({ data: { run: 1 } });
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(service.runs()).toBe(1);
+  });
+});
+
+describe('Idempotency-Key when the client goes away while its request waits for the key', () => {
+  it('still settles the run it then makes: the next retry replays it instead of waiting on a claim for ever', async () => {
+    const service = slowService(400, 10_000, { failFirstRun: true });
+    // The first run holds the key, then fails and lets it go; the second request waits for the key meanwhile,
+    // and its client gives up before it gets it.
+    const first = service.post().then((res) => res); // sent now: supertest sends once asked for its answer
+    await sleep(50);
+    await expect(service.post().timeout(150)).rejects.toThrow(/Timeout/);
+    expect((await first).status).toBe(500);
+    // The waiting request takes the key and runs, for no one; that run is the one this retry gets.
+    await expect.poll(() => service.runs()).toBe(2);
+    const retry = await service.post();
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual({ data: { run: 2 } });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 });

@@ -20,7 +20,7 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 const WAIT = { intervalMs: 50, maxMs: 10_000 };
 /** Well inside the minute after which an execution's claim counts as abandoned (claimIdempotencyKey). */
 const RENEW_CLAIM_MS = 20_000;
-/** How long a claim is kept for a route still running after the request deadline answered for it. */
+/** How long a claim is kept for a route still running after its client left or the request deadline answered for it. */
 const LATE_ANSWER_MAX_MS = 5 * 60_000;
 
 /** Answers larger than this are not stored: a retry with their key runs again. */
@@ -164,16 +164,15 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
       }
     }
 
-    const key = held;
     const settle = (answer: { status: number; body: Buffer | null; contentType: string | null }) => {
       const settled =
         answer.body && answer.status < 500 && answer.status !== 429 && !res.locals[NOT_REPLAYABLE]
-          ? completeIdempotencyKey(db, key, {
+          ? completeIdempotencyKey(db, held, {
               status: answer.status,
-              body: sealing ? sealing.seal(answer.body.toString('utf8'), sealingContext(key)) : answer.body.toString('utf8'),
+              body: sealing ? sealing.seal(answer.body.toString('utf8'), sealingContext(held)) : answer.body.toString('utf8'),
               contentType: answer.contentType,
             })
-          : releaseIdempotencyKey(db, key);
+          : releaseIdempotencyKey(db, held);
       settled.catch((err: unknown) => req.log.error({ err }, 'could not settle an idempotency record'));
     };
     // The deadline answered while this request waited for its claim: no route will run for it.
@@ -181,7 +180,7 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
 
     const captured = captureBody(res);
     const renewal = setInterval(() => {
-      renewIdempotencyClaim(db, key).catch((err: unknown) => req.log.warn({ err }, 'could not renew an idempotency claim'));
+      renewIdempotencyClaim(db, held).catch((err: unknown) => req.log.warn({ err }, 'could not renew an idempotency claim'));
     }, RENEW_CLAIM_MS);
     renewal.unref();
     let givingUp: NodeJS.Timeout | undefined;
@@ -208,7 +207,7 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
       givingUp = setTimeout(stopRenewing, LATE_ANSWER_MAX_MS);
       givingUp.unref();
     };
-    res.once('close', () => {
+    const onClose = () => {
       if (deadlinePassed(res)) return awaitLateAnswer();
       // Ended before the connection closed: the route's whole answer, whether or not it all arrived.
       if (captured.ended()) return settleCaptured();
@@ -221,7 +220,10 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
       // A stream cut short: not stored, so the retry runs again.
       stopRenewing();
       settle({ status: res.statusCode, body: null, contentType: null });
-    });
+    };
+    // The client may have gone while this request waited for its claim: 'close' has been and gone.
+    if (res.closed) onClose();
+    else res.once('close', onClose);
     next();
   };
 }
