@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '@partner/db';
 import { billingPeriod, UsageMeter } from '@partner/entitlements';
@@ -7,6 +8,7 @@ import { disclosureFor } from './concierge.service.js';
 import { VISITOR_HEADER } from '@partner/auth';
 import {
   chat,
+  chatPath,
   eventOf,
   expectError,
   kinds,
@@ -157,6 +159,28 @@ describe('a live key', () => {
     } finally {
       await gone.destroy();
     }
+  });
+
+  it('runs nothing for a request whose client left while it waited for its Idempotency-Key', async () => {
+    const { restaurant, principal } = await liveRestaurant();
+    const key = { 'Idempotency-Key': `turn-${Math.random()}` };
+    // Every answer fails after its first words, so each turn lets its key go for the next request.
+    h.model.answer({ tokens: ['Hello. ', 'Welcome ', 'to'], holdBeforeToken: 1, failAfter: 2 });
+    h.model.hold();
+    const first = chat(h, principal, restaurant.id, { message: 'Hi' }, { headers: key });
+    await expect.poll(() => h.model.requests.length).toBe(1);
+    const waiting = request(h.app)
+      .post(chatPath(restaurant.id))
+      .set({ ...h.caller.headers(principal), ...key })
+      .send({ message: 'Hi' });
+    await expect(waiting.timeout(150)).rejects.toThrow(/Timeout/);
+    h.model.release();
+    expect(kinds((await first).events).at(-1)).toBe('error');
+    // The waiting request takes the key, finds its client gone, and lets it go; then a retry runs.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(kinds((await chat(h, principal, restaurant.id, { message: 'Hi' }, { headers: key })).events).at(-1)).toBe('error');
+    expect(h.model.requests).toHaveLength(2);
+    expect(await usageRows(h.deps.db, restaurant.id)).toEqual(conciergeCounter(restaurant, 2));
   });
 
   it('with no model configured: meta then provider_not_configured, and no allowance spent', async () => {

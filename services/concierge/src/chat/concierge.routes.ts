@@ -8,21 +8,26 @@ import { SseStream } from './sse.js';
 
 export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): void {
   const chat = async (req: Request<{ id: string }>, res: Response) => {
-    // A client that goes away cancels the model call, also one gone before the stream opens.
+    // A client that goes away cancels the model call, also one gone before the stream opens (even
+    // before this handler: while its request waited for its Idempotency-Key).
     const abort = new AbortController();
-    res.once('close', () => abort.abort());
+    if (res.closed) abort.abort();
+    else res.once('close', () => abort.abort());
+    // Gone before the turn began: nothing ran or was spent, so a retry with its Idempotency-Key runs it afresh.
+    const gone = () => {
+      if (!abort.signal.aborted) return false;
+      markNotReplayable(res);
+      res.end();
+      return true;
+    };
     const principal = keyPrincipal(req.principal);
     const body = parseWith(ZChatRequest, req.body, 'body');
     const grounds = await prepareTurn(deps, principal, req.params.id);
+    if (gone()) return;
     // The gateway names the visitor on publishable keys' requests; a secret key's server has none.
     const visitor = principal.keyType === 'publishable' ? req.get(VISITOR_HEADER) : undefined;
     await admitVisitor(deps, { principal, visitor }, grounds.restaurant);
-    if (abort.signal.aborted) {
-      // Gone before the turn began: nothing ran, so a retry with its Idempotency-Key runs it afresh.
-      markNotReplayable(res);
-      res.end();
-      return;
-    }
+    if (gone()) return;
     const sse = new SseStream(res, deps.heartbeatMs);
     try {
       await runTurn(deps, principal, grounds, body, sse, abort.signal);
