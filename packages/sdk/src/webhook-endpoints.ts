@@ -91,7 +91,10 @@ export class WebhookDeliveries {
     );
   }
 
-  /** The same event again (same `evt_` id) as a new delivery. */
+  /**
+   * The same event again (same `evt_` id): a new delivery, or, while that event is still under way to
+   * the endpoint (a retry waiting, or held), the attempt already under way, brought forward to now.
+   */
   resend(id: string, options: MutationOptions = {}): Promise<TWebhookDelivery> {
     return this.transport.data('POST', path`/v1/partner/webhook-deliveries/${id}/resend`, options);
   }

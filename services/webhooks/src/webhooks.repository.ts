@@ -716,6 +716,15 @@ export async function bringAttemptForward(tx: Executor, attempt: WebhookDelivery
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Holds the endpoint against resends and recoveries (their `lockWebhookEndpoint`) until the transaction
+ * ends, without holding back other attempts to it: a resend then sees the retry this transaction
+ * inserts, instead of missing it and starting a second chain.
+ */
+export async function holdEndpointForRetry(tx: Executor, id: string): Promise<void> {
+  await tx.selectFrom('webhook_endpoints').select('id').where('id', '=', id).forKeyShare().execute();
+}
+
 /** The endpoint, locked until the transaction ends (recoveries of one endpoint run one by one). */
 export async function lockWebhookEndpoint(tx: Executor, id: string): Promise<WebhookEndpointRow | undefined> {
   return tx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();

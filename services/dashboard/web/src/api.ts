@@ -18,12 +18,12 @@ export const setCsrfToken = (token: string | null) => void (csrfToken = token);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The whole envelope (`{ data, meta }`); a 4xx or 5xx throws an ApiError with the error's code. */
+/** The whole envelope (`{ data, meta }`) and the status; a 4xx or 5xx throws an ApiError with the error's code. */
 export async function call<T = unknown>(
   method: Method,
   path: string,
   body?: unknown,
-): Promise<{ data: T; meta?: Record<string, unknown> }> {
+): Promise<{ data: T; meta?: Record<string, unknown>; status: number }> {
   const headers: Record<string, string> = {};
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   let payload: BodyInit | undefined;
@@ -51,7 +51,7 @@ export async function call<T = unknown>(
       json?.error?.param,
     );
   }
-  return json;
+  return { ...json, status: res.status };
 }
 
 export const get = async <T>(path: string): Promise<T> => (await call<T>('GET', path)).data;

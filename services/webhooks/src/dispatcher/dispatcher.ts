@@ -23,6 +23,7 @@ import {
   setAsideClaimedDeliveries,
   takeFinishedMenuBursts,
   disableActiveEndpoint,
+  holdEndpointForRetry,
 } from '../webhooks.repository.js';
 import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
 import { type Logger, newId } from '@partner/http';
@@ -527,6 +528,7 @@ export class Dispatcher {
       return;
     }
     const disabledFor = await db.transaction().execute(async (tx): Promise<string | null> => {
+      await holdEndpointForRetry(tx, endpoint.id);
       // Replaced meanwhile: a second retry from here would send the event twice from now on.
       if (!(await recordDeliveryOutcome(tx, delivery.id, { status: 'failed', ...recorded }))) return null;
       if (outcome.status === 410) return this.disable(tx, endpoint, 'The endpoint answered 410 Gone.');

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { TWebhookDelivery, TWebhookEndpoint } from '@partner/contracts';
-import { get, send } from '../api';
+import { call, get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
 import { Badge, Button, ErrorNote, Field, formatDate, Loading, Note, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
@@ -65,11 +65,10 @@ export function WebhooksTab({ owner }: TabProps) {
     refresh();
   });
   const resend = useAction(async (delivery: TWebhookDelivery) => {
-    const resent = await send<TWebhookDelivery>('POST', `${base}/webhook-deliveries/${delivery.id}/resend`);
-    // An event still under way to the endpoint is not queued twice: its waiting attempt goes now instead.
-    const underway = deliveries.data?.some((listed) => listed.id === resent.id);
+    // An event still under way to the endpoint is not queued twice: its waiting attempt goes now (200).
+    const { status } = await call('POST', `${base}/webhook-deliveries/${delivery.id}/resend`);
     setNotice(
-      underway
+      status === 200
         ? `${delivery.eventType} is already under way to this endpoint: its next attempt goes now.`
         : `${delivery.eventType} queued again: a new delivery appears below.`,
     );
