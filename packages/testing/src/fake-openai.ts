@@ -12,6 +12,8 @@ export interface ModelScript {
   cutAfter?: number;
   /** Wait before chunk `holdBeforeToken` until the test calls `release()` (after `hold()`). */
   holdBeforeToken?: number;
+  /** Wait the same way after the finish reason, before the usage chunk and [DONE]. */
+  holdBeforeUsage?: boolean;
 }
 
 export interface ModelRequest {
@@ -53,7 +55,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
     res.on('close', () => {
       if (!res.writableFinished) record.closedEarly = true;
     });
-    const { tokens, delayMs = 0, failAfter, cutAfter, holdBeforeToken } = script;
+    const { tokens, delayMs = 0, failAfter, cutAfter, holdBeforeToken, holdBeforeUsage } = script;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -67,6 +69,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     res.write(chunk({}, 'stop'));
+    if (holdBeforeUsage) await gate;
     if (record.body.stream_options?.include_usage) {
       // As OpenAI does: a last chunk with no choices and the usage (prompt tokens roughly a word each).
       const prompt = JSON.stringify(record.body.messages).split(/\s+/).length;

@@ -16,8 +16,11 @@ const ZConciergeEnv = ZBehindGatewayEnv.extend({
   PUBLIC_BASE_URL: z.url().default('http://localhost:8080'),
   /** The model's answer is cut at this many tokens: every call's cost is bounded. */
   CONCIERGE_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(50).max(4000).default(600),
-  /** A model call that sends no words for this long (before its first or between two) is given up. */
-  CONCIERGE_MODEL_IDLE_SECONDS: z.coerce.number().positive().max(600).default(30),
+  /**
+   * A model call that sends no words for this long (before its first, headers included, or between two)
+   * is given up. A reasoning model that thinks long before its first word needs more.
+   */
+  CONCIERGE_MODEL_IDLE_SECONDS: z.coerce.number().positive().max(600).default(60),
   /** One visitor of a restaurant's pages spends at most this percent of its monthly allowance... */
   CONCIERGE_VISITOR_SHARE_PERCENT: z.coerce.number().min(0).max(100).default(2),
   /** ...and at least this many messages are theirs whatever the allowance. */

@@ -126,6 +126,19 @@ describe('a live key', () => {
     expect(eventOf(events, 'error').code).toBe('upstream_error');
   });
 
+  it('ends with done when the model has finished its answer and is slow with its usage chunk', async () => {
+    const { restaurant, principal } = await liveRestaurant();
+    h.model.answer({ tokens: ['Hello. '], holdBeforeUsage: true });
+    h.model.hold();
+    const app = createApp({ ...h.deps, liveProvider: liveProviderOf(h.model, { idleTimeoutMs: 300 }) });
+    try {
+      const { events } = await chat(h, principal, restaurant.id, { message: 'Hi' }, { app });
+      expect(kinds(events)).toEqual(['meta', 'delta', 'done']);
+    } finally {
+      h.model.release();
+    }
+  });
+
   it('ends the stream with upstream_error when the model goes quiet mid-answer, and hangs up on it', async () => {
     const { restaurant, principal } = await liveRestaurant();
     // Its headers and first words come; then nothing, until the test lets it go on.

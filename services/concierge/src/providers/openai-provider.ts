@@ -18,7 +18,8 @@ export class OpenAIChatProvider implements ChatProvider {
   constructor(
     private readonly options: { apiKey: string; baseURL?: string; model: string; maxOutputTokens: number; idleTimeoutMs: number },
   ) {
-    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.idleTimeoutMs });
+    // No timeout of the client's own: the idle deadline below covers the wait for the headers too.
+    this.client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   }
 
   async *stream(input: ChatTurnInput): AsyncIterable<string> {
@@ -38,6 +39,7 @@ export class OpenAIChatProvider implements ChatProvider {
       );
     };
     stillTalking();
+    let finished = false;
     try {
       const stream = await span.within(() =>
         this.client.chat.completions.create(
@@ -53,9 +55,9 @@ export class OpenAIChatProvider implements ChatProvider {
           { signal: AbortSignal.any([input.signal, idle.signal]) },
         ),
       );
-      let finished = false;
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
+        // The answer is whole; the usage chunk that may follow is waited for until the idle deadline only.
         if (chunk.choices[0]?.finish_reason) finished = true;
         if (text) {
           stillTalking();
@@ -69,9 +71,11 @@ export class OpenAIChatProvider implements ChatProvider {
       }
       // The client ends the iteration quietly when aborted, and when a body ends early: an answer with
       // no finish reason was cut short, a failure rather than the whole answer.
+      if (finished) return;
       if (idle.signal.aborted) throw idle.signal.reason;
-      if (!finished && !input.signal.aborted) throw new Error('the model stream ended before the answer did');
+      if (!input.signal.aborted) throw new Error('the model stream ended before the answer did');
     } catch (err) {
+      if (finished) return;
       const failure: unknown = idle.signal.aborted ? idle.signal.reason : err;
       span.fail(failure instanceof Error ? failure.name : 'error');
       throw failure;
