@@ -55,7 +55,7 @@ export async function findIdempotencyRecord(db: Executor, apiKeyId: string, idem
 }
 
 /** The claim's own record, as long as it is still this claim's (not taken over as abandoned since). */
-const heldRecord = (db: Executor, held: HeldClaim) =>
+const updateHeldRecord = (db: Executor, held: HeldClaim) =>
   db
     .updateTable('idempotency_records')
     .where('api_key_id', '=', held.apiKeyId)
@@ -68,7 +68,7 @@ export async function completeIdempotencyKey(
   held: HeldClaim,
   response: { status: number; body: string; contentType: string | null },
 ): Promise<void> {
-  await heldRecord(db, held)
+  await updateHeldRecord(db, held)
     .set({
       state: 'completed',
       response_status: response.status,
@@ -83,7 +83,7 @@ export async function completeIdempotencyKey(
  * taken over as abandoned while it still runs.
  */
 export async function renewIdempotencyClaim(db: Executor, held: HeldClaim): Promise<void> {
-  await heldRecord(db, held)
+  await updateHeldRecord(db, held)
     .set({ locked_at: sql<Date>`now()` })
     .execute();
 }

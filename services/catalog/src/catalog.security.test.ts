@@ -16,7 +16,7 @@ import {
   useAppHarness,
 } from './testing/app-harness.js';
 import {
-  apiRequestCounters,
+  usageCounters,
   apiRequestsUsed,
   deleteItem,
   seedIntegrator,
@@ -50,7 +50,7 @@ function expectAnsweredAsMissing(foreign: Response, missing: Response): void {
 }
 
 /** The API-request counters of each restaurant, to compare before and after. */
-const countersOf = (restaurantIds: string[]) => Promise.all(restaurantIds.map((id) => apiRequestCounters(h.deps.db, id)));
+const countersOf = (restaurantIds: string[]) => Promise.all(restaurantIds.map((id) => usageCounters(h.deps.db, id)));
 
 /** A restaurant with one published dish whose model is ready (so every item route has something to answer). */
 async function seedDish(overrides: Parameters<typeof seedRestaurant>[1] = {}) {
@@ -394,7 +394,7 @@ describe('publishable keys see published dishes only', () => {
     }
     // The owner's secret key reaches the unpublished ones: what hides them is the key type.
     for (const item of [draft, archived]) await h.get(embedPath(item.id), testKey(owner)).expect(200);
-    expect(await apiRequestCounters(h.deps.db, restaurant.id)).toEqual([]);
+    expect(await usageCounters(h.deps.db, restaurant.id)).toEqual([]);
   });
 
   it('stop showing a dish withdrawn after the viewer loaded it, its view token notwithstanding', async () => {

@@ -17,7 +17,7 @@ import { createApp } from '../app.js';
 import { VIEW_TOKEN_LIFETIME_MS } from '../deps.js';
 import { PagePrefetch, prefetchKey } from './page-prefetch.js';
 import {
-  apiRequestCounters,
+  usageCounters,
   apiRequestsUsed,
   deleteItem,
   seedIntegrator,
@@ -519,7 +519,7 @@ describe('quota', () => {
   it('counts exactly one unit per listing page, item detail and asset-url refresh of a live key', async () => {
     const { restaurant, key } = await seedMenu();
     const item = await seedItem(h.deps.db, restaurant.id, (await storeModelFiles(h.deps.storage)).columns);
-    const counted = async () => apiRequestCounters(h.deps.db, restaurant.id);
+    const counted = async () => usageCounters(h.deps.db, restaurant.id);
 
     await h.get(listPath(restaurant.id, 'limit=2'), key).expect(200);
     expect(await counted()).toEqual([{ period_start: restaurant.billing_anchor, used: 1 }]);
@@ -554,7 +554,7 @@ describe('quota', () => {
     await h.get(detailPath(items[0]!.id), testKey(owner)).expect(200);
     await h.post(assetUrlsPath(item.id), testKey(owner)).expect(200);
     await h.get(embedPath(item.id), publishableKey(owner, { environment: 'test' })).expect(200);
-    expect(await apiRequestCounters(h.deps.db, restaurant.id)).toEqual([]);
+    expect(await usageCounters(h.deps.db, restaurant.id)).toEqual([]);
   });
 });
 

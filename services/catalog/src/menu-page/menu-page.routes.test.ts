@@ -12,7 +12,7 @@ import {
   publicPrincipal,
   useAppHarness,
 } from '../testing/app-harness.js';
-import { apiRequestCounters, deleteItem, seedItem, seedRestaurant, seedSection, storeModelFiles } from '../testing/factories.js';
+import { usageCounters, deleteItem, seedItem, seedRestaurant, seedSection, storeModelFiles } from '../testing/factories.js';
 
 const h = useAppHarness();
 const pagePath = (restaurantId: string) => `/menu/${restaurantId}`;
@@ -70,7 +70,7 @@ describe('GET /menu/{restaurantId}', () => {
     expect(html).toContain(`<script src="${PUBLIC_BASE_URL}/embed/v1.js" async></script>`);
     expect(html).not.toContain('Unpublished idea');
     expect(html).not.toContain('Gone dish');
-    expect(await apiRequestCounters(h.deps.db, restaurant.id)).toEqual([]);
+    expect(await usageCounters(h.deps.db, restaurant.id)).toEqual([]);
   });
 
   it('answers with a policy that runs the embeds from the gateway and nothing else, never framed', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RestaurantRow } from '@partner/db';
 import { keyPrincipalFor } from '@partner/testing';
 import { expectError, expectGuarded, useAppHarness } from '../testing/app-harness.js';
-import { apiRequestCounters, seedIntegrator, seedRestaurant } from '../testing/factories.js';
+import { usageCounters, seedIntegrator, seedRestaurant } from '../testing/factories.js';
 
 const h = useAppHarness();
 const PATH = '/v1/partner/restaurants';
@@ -34,7 +34,7 @@ describe('GET /v1/partner/restaurants', () => {
       ],
       meta: { nextCursor: null },
     });
-    expect(await apiRequestCounters(h.deps.db, restaurant.id)).toEqual([]);
+    expect(await usageCounters(h.deps.db, restaurant.id)).toEqual([]);
   });
 
   it('refuses a restaurant key whose subscription lapsed', async () => {

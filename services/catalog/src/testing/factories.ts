@@ -125,8 +125,8 @@ export async function storeModelFiles(storage: AssetStorage) {
   };
 }
 
-/** The restaurant's API-request counters (or another metric's), one row per billing period. */
-export async function apiRequestCounters(db: Executor, restaurantId: string, metric: UsageMetric = 'api_requests') {
+/** The restaurant's usage counters of one metric (API requests unless told), one row per billing period. */
+export async function usageCounters(db: Executor, restaurantId: string, metric: UsageMetric = 'api_requests') {
   return db
     .selectFrom('usage_counters')
     .select(['period_start', 'used'])
@@ -138,7 +138,7 @@ export async function apiRequestCounters(db: Executor, restaurantId: string, met
 
 /** Everything of a metric counted for the restaurant, whatever the period. */
 export async function usageCounted(db: Executor, restaurantId: string, metric: UsageMetric): Promise<number> {
-  return (await apiRequestCounters(db, restaurantId, metric)).reduce((sum, row) => sum + row.used, 0);
+  return (await usageCounters(db, restaurantId, metric)).reduce((sum, row) => sum + row.used, 0);
 }
 
 /** Every API request counted for the restaurant, whatever the period. */

@@ -43,6 +43,8 @@ export async function consumeConnectLink(db: Executor, tokenHash: string, now: D
     .executeTakeFirst();
 }
 
+const GRANT_LOCK_CLASS = 0x4752; // "GR": the advisory lock space of grant approvals
+
 /**
  * Approvals for one restaurant and integrator run one at a time, until the transaction ends: two links
  * approved at once would each find no active grant and both insert one (grants_one_active refuses the
@@ -51,8 +53,6 @@ export async function consumeConnectLink(db: Executor, tokenHash: string, now: D
 export async function lockGrantPair(tx: Executor, restaurantId: string, integratorOrgId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${GRANT_LOCK_CLASS}, hashtext(${`${restaurantId}:${integratorOrgId}`}))`.execute(tx);
 }
-
-const GRANT_LOCK_CLASS = 0x4752; // "GR"
 
 export async function findActiveGrant(db: Executor, restaurantId: string, integratorOrgId: string): Promise<GrantRow | undefined> {
   return db

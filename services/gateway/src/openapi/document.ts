@@ -184,7 +184,7 @@ function successResponses(route: Route, success: Success, conditional: boolean):
   const responses: Responses = {};
   switch (success.kind) {
     case 'json':
-      for (const { status, description } of [success, ...(success.or ? [success.or] : [])]) {
+      for (const { status, description } of [success, ...(success.also ? [success.also] : [])]) {
         responses[String(status)] = { description, headers, content: { 'application/json': { schema: success.schema } } };
       }
       break;

@@ -14,8 +14,8 @@ export type Success =
       status: 200 | 201 | 202;
       schema: z.ZodType;
       description: string;
-      /** A second success with the same body, when the route may also answer another status. */
-      or?: { status: 200; description: string };
+      /** A second success with the same body: the route also answers this status. */
+      also?: { status: 200; description: string };
     }
   | { kind: 'sse'; description: string }
   | { kind: 'file'; description: string }

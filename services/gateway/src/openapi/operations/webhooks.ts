@@ -120,7 +120,7 @@ export const WEBHOOK_OPERATIONS: Record<RouteKey, Operation> = {
       status: 201,
       schema: zData(ZWebhookDelivery),
       description: 'The new delivery.',
-      or: { status: 200, description: 'The attempt already under way, due now (or in flight, or held).' },
+      also: { status: 200, description: 'The attempt already under way, due now (or in flight, or held).' },
     },
     errors: ['not_found', 'conflict'],
   },
