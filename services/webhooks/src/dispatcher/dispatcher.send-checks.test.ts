@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOutboxEvent, type Owner } from '@partner/db';
 import { newId, silentLogger } from '@partner/http';
@@ -5,12 +6,15 @@ import { updateRestaurant, useTestDatabase } from '@partner/testing';
 import { type Received, startReceiver } from '../testing/receiver.js';
 import {
   arrangeEndpoint,
+  arrangeEventDelivery,
   arrangeGrantedIntegrator,
   arrangeOwner,
   emitItemUpdated,
   findDeliveries,
+  findEndpointRow,
   TEST_SEALING_KEYS,
 } from '../testing/webhook-fixtures.js';
+import { insertDeliveries } from '../webhooks.repository.js';
 import { Dispatcher } from './dispatcher.js';
 import { WebhookSender } from './sender.js';
 
@@ -187,6 +191,39 @@ describe('an endpoint whose attempts in flight all answer 410 Gone', () => {
       expect((await dispatcher.tick()).attempted).toBe(4);
       const notices = await database.db.selectFrom('notifications').select('kind').where('owner_id', '=', owner.id).execute();
       expect(notices).toEqual([{ kind: 'webhook_endpoint_disabled' }]);
+    } finally {
+      await close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('the last attempt of an event to an endpoint that acknowledges other deliveries', () => {
+  it('does not disable it for want of an acknowledgement this dispatcher holds but has not written yet', async () => {
+    const { owner } = await arrangeOwner(database.db);
+    const endpoint = await arrangeEndpoint(database.db, owner, { url: 'http://127.0.0.1:9/unused' });
+    // Event A failed 7 times over the last hours; its 8th attempt is due. Event B's first is due beside it.
+    const a = await arrangeEventDelivery(database.db, endpoint.id, owner, { status: 'failed' });
+    await sql`update webhook_deliveries set created_at = now() - interval '3 hours' where id = ${a.id}`.execute(database.db);
+    await insertDeliveries(database.db, [
+      { ...a, id: newId('whd'), attempt: 8, status: 'pending', next_attempt_at: new Date(), created_at: new Date() },
+    ]);
+    const b = await arrangeEventDelivery(database.db, endpoint.id, owner, { status: 'pending' });
+    await database.db.updateTable('outbox_events').set({ fanned_out_at: new Date() }).where('id', 'in', [a.event_id, b.event_id]).execute();
+    // B is acknowledged at once; A's last attempt fails a moment later.
+    const receiver = await startReceiver((received) =>
+      (JSON.parse(received.body) as { id: string }).id === a.event_id ? { status: 500, afterMs: 1_000 } : { status: 204 },
+    );
+    await database.db
+      .updateTable('webhook_endpoints')
+      .set({ url: receiver.url('/hooks') })
+      .where('id', '=', endpoint.id)
+      .execute();
+    const { dispatcher, close } = dispatcherWithClock();
+    try {
+      expect((await dispatcher.tick()).attempted).toBe(2);
+      expect(receiver.received).toHaveLength(2);
+      expect((await findEndpointRow(database.db, endpoint.id)).status).toBe('active');
     } finally {
       await close();
       await receiver.close();

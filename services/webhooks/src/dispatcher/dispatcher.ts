@@ -527,6 +527,11 @@ export class Dispatcher {
       this.acknowledged.add({ id: delivery.id, responseStatus: outcome.status!, durationMs: outcome.durationMs });
       return;
     }
+    // The last attempt disables the endpoint unless it acknowledged another delivery since: those this
+    // dispatcher holds unwritten (written with its next claim) must be on record to count.
+    if (retryDelayMs(delivery.attempt, this.options.retryBaseMs) === null && this.acknowledged.length) {
+      await this.acknowledged.write((batch) => recordSucceededDeliveries(db, batch));
+    }
     const disabledFor = await db.transaction().execute(async (tx): Promise<string | null> => {
       await holdEndpointForRetry(tx, endpoint.id);
       // Replaced meanwhile: a second retry from here would send the event twice from now on.
