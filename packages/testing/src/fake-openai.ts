@@ -14,6 +14,8 @@ export interface ModelScript {
   holdBeforeToken?: number;
   /** Wait the same way after the finish reason, before the usage chunk and [DONE]. */
   holdBeforeUsage?: boolean;
+  /** The finish reason sent after the last chunk ('stop' unless told; 'length' as at max_tokens). */
+  finishReason?: 'stop' | 'length';
 }
 
 export interface ModelRequest {
@@ -55,7 +57,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
     res.on('close', () => {
       if (!res.writableFinished) record.closedEarly = true;
     });
-    const { tokens, delayMs = 0, failAfter, cutAfter, holdBeforeToken, holdBeforeUsage } = script;
+    const { tokens, delayMs = 0, failAfter, cutAfter, holdBeforeToken, holdBeforeUsage, finishReason = 'stop' } = script;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta: object, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: record.body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -68,7 +70,7 @@ export async function startFakeOpenAI(initial: ModelScript = { tokens: ['Hello',
       res.write(chunk({ content: token }));
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
-    res.write(chunk({}, 'stop'));
+    res.write(chunk({}, finishReason));
     if (holdBeforeUsage) await gate;
     if (record.body.stream_options?.include_usage) {
       // As OpenAI does: a last chunk with no choices and the usage (prompt tokens roughly a word each).

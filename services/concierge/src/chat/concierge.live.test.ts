@@ -126,6 +126,13 @@ describe('a live key', () => {
     expect(eventOf(events, 'error').code).toBe('upstream_error');
   });
 
+  it('says done with finishReason length when the answer stopped at the output token limit', async () => {
+    const { restaurant, principal } = await liveRestaurant();
+    h.model.answer({ tokens: ['Our menu has a great many dishes. ', 'First'], finishReason: 'length' });
+    const { events } = await chat(h, principal, restaurant.id, { message: 'Tell me everything' });
+    expect(eventOf(events, 'done').finishReason).toBe('length');
+  });
+
   it('ends with done when the model has finished its answer and is slow with its usage chunk', async () => {
     const { restaurant, principal } = await liveRestaurant();
     h.model.answer({ tokens: ['Hello. '], holdBeforeUsage: true });

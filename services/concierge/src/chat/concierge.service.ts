@@ -194,6 +194,7 @@ export async function runTurn(
     return;
   }
   let firstDelta = true;
+  let finishReason: 'stop' | 'length' = 'stop';
   const sendDelta = (text: string) => {
     if (firstDelta) deps.conciergeMetrics?.firstDeltaAfter(mode, (performance.now() - started) / 1000);
     firstDelta = false;
@@ -207,6 +208,7 @@ export async function runTurn(
       avoided,
       signal,
       onUsage: deps.conciergeMetrics?.noteUsage,
+      onCutAtLimit: () => (finishReason = 'length'),
     })) {
       const text = guard.push(chunk);
       if (text) sendDelta(text);
@@ -248,6 +250,6 @@ export async function runTurn(
       })),
     });
   }
-  sse.send('done', { turnId, finishReason: 'stop' });
+  sse.send('done', { turnId, finishReason });
   ended('answered');
 }

@@ -58,7 +58,9 @@ export class OpenAIChatProvider implements ChatProvider {
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
         // The answer is whole; the usage chunk that may follow is waited for until the idle deadline only.
-        if (chunk.choices[0]?.finish_reason) finished = true;
+        const reason = chunk.choices[0]?.finish_reason;
+        if (reason) finished = true;
+        if (reason === 'length') input.onCutAtLimit?.();
         if (text) {
           stillTalking();
           yield text;

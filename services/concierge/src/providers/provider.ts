@@ -11,6 +11,8 @@ export interface ChatTurnInput {
   signal: AbortSignal;
   /** Told the tokens the model used, when it reports them (once, at the end). */
   onUsage?: (usage: { prompt: number; completion: number }) => void;
+  /** Told that the answer stopped at the output token limit (`CONCIERGE_MAX_OUTPUT_TOKENS`), not where the model meant to. */
+  onCutAtLimit?: () => void;
 }
 
 /** A model behind one interface: text arrives piece by piece, as the model produces it. */
