@@ -131,8 +131,9 @@ describe('MenuIndexCache', () => {
     expect(index.size).toBe(50_002);
     expect(index.search('Dish number 4242', 1).dishes[0]?.name).toBe('Dish number 4242');
     // Built on this thread, the index held the loop for a fifth of the build at once (its last step);
-    // on a worker the longest stall is a small part of the build however busy the machine is.
-    expect(delay.max / 1e6, `build ${buildMs.toFixed(0)} ms`).toBeLessThan(buildMs / 20);
+    // on a worker the longest stall is a small part of the build. A tenth leaves room for a machine
+    // running other suites beside this one (a twentieth failed once under CI and a suite at once).
+    expect(delay.max / 1e6, `build ${buildMs.toFixed(0)} ms`).toBeLessThan(buildMs / 10);
   }, 120_000); // seeds and indexes 50,000 dishes
 
   it('fails a build whose database cannot be reached, and the next one tries again', async () => {
