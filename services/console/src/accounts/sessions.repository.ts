@@ -28,11 +28,16 @@ export async function deleteSession(db: Executor, tokenHash: Buffer): Promise<vo
   await db.deleteFrom('account_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-/** Sign-out everywhere; with `except`, every other session (after a password change). */
+/**
+ * Sign-out everywhere; with `except`, every other session (after a password change). The account's
+ * unused sign-in links go too: one sitting in a mailbox someone else reads would sign them in again.
+ * Returns the sessions ended.
+ */
 export async function deleteAccountSessions(db: Executor, accountId: string, except?: Buffer): Promise<number> {
   let query = db.deleteFrom('account_sessions').where('account_id', '=', accountId);
   if (except) query = query.where('token_hash', '!=', except);
   const result = await query.executeTakeFirst();
+  await db.deleteFrom('sign_in_links').where('account_id', '=', accountId).where('used_at', 'is', null).execute();
   return Number(result.numDeletedRows);
 }
 

@@ -189,10 +189,15 @@ describe('sessions', () => {
     expect(ended.body.error.message).toBe('Your session has ended. Sign in again.');
     expect((await session(other.headers)).status).toBe(200);
 
+    // A sign-in link still unused in the mailbox is a way in too.
+    await request(h.app).post('/console/sign-in/link').send({ email: person.session.account!.email }).expect(202);
+    const token = linkToken((await h.mailbox.nextMailTo(person.session.account!.email)).text);
+
     const everywhere = await request(h.app).post('/console/session/sign-out-everywhere').set(other.headers);
     expect(everywhere.body.data).toEqual({ signedOut: true, sessionsEnded: 2 });
     expectError(await session(other.headers), 401, 'unauthorized');
     expectError(await session(third.headers), 401, 'unauthorized');
+    expectError(await request(h.app).post('/console/sign-in/link/redeem').send({ token }), 401, 'invalid_credentials');
   });
 
   it('ends a session at its expiry', async () => {
