@@ -29,4 +29,20 @@ describe('whenAnswerClosed', () => {
       server.close();
     }
   });
+
+  it('runs a closer added once the answer is done at once (a client gone while the request waited)', async () => {
+    const ran = Promise.withResolvers<string>();
+    const server = createServer((_req, res) => {
+      whenAnswerClosed(res, () => {});
+      res.once('close', () => whenAnswerClosed(res, () => ran.resolve('late closer ran')));
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect(await ran.promise).toBe('late closer ran');
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -8,12 +8,14 @@ interface WithClosers {
 }
 
 /**
- * Runs `closer` once the connection is done with the answer (sent whole, or cut by its client). Every
- * closer of a response shares one `close` listener: a second listener on every request (the deadline's
+ * Runs `closer` once the connection is done with the answer (sent whole, or cut by its client); at
+ * once if it is done already (a client gone while the request waited, for an Idempotency-Key say).
+ * Every closer of a response shares one `close` listener: a second listener on every request (the deadline's
  * and the observers') cost the gateway more than half a microsecond a request in profiles, an
  * emitter's listener array and `once`'s wrapper among it (docs/benchmarks.md, "Observability overhead").
  */
 export function whenAnswerClosed(res: ServerResponse, closer: () => void): void {
+  if (res.closed) return closer();
   const held = (res as WithClosers)[CLOSERS];
   if (held) {
     held.push(closer);

@@ -8,6 +8,7 @@ import {
   releaseIdempotencyKey,
   renewIdempotencyClaim,
 } from './idempotency.repository.js';
+import { whenAnswerClosed } from './answer-closed.js';
 import { deadlinePassed } from './http.js';
 import type { Logger } from './logger.js';
 import { keyPrincipal } from './internal-auth.js';
@@ -221,9 +222,8 @@ export function idempotency(db: Db, options: { sealing?: SealingKeys } = {}): Re
       stopRenewing();
       settle({ status: res.statusCode, body: null, contentType: null });
     };
-    // The client may have gone while this request waited for its claim: 'close' has been and gone.
-    if (res.closed) onClose();
-    else res.once('close', onClose);
+    // At once if the client went while this request waited for its claim.
+    whenAnswerClosed(res, onClose);
     next();
   };
 }

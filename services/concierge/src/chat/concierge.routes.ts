@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { VISITOR_HEADER } from '@partner/auth';
-import { classifyDependencyFault, keyPrincipal, markNotReplayable, parseWith } from '@partner/http';
+import { classifyDependencyFault, keyPrincipal, markNotReplayable, parseWith, whenAnswerClosed } from '@partner/http';
 import { ZChatRequest } from '@partner/contracts';
 import type { ConciergeDeps } from '../deps.js';
 import { admitVisitor, bootstrap, prepareTurn, runTurn } from './concierge.service.js';
@@ -11,8 +11,7 @@ export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): vo
     // A client that goes away cancels the model call, also one gone before the stream opens (even
     // before this handler: while its request waited for its Idempotency-Key).
     const abort = new AbortController();
-    if (res.closed) abort.abort();
-    else res.once('close', () => abort.abort());
+    whenAnswerClosed(res, () => abort.abort());
     // Gone before the turn began: nothing ran or was spent, so a retry with its Idempotency-Key runs it afresh.
     const gone = () => {
       if (!abort.signal.aborted) return false;

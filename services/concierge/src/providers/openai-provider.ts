@@ -30,15 +30,11 @@ export class OpenAIChatProvider implements ChatProvider {
       'gen_ai.request.model': this.options.model,
     });
     const idle = new AbortController();
-    let idleTimer: NodeJS.Timeout | undefined;
-    const stillTalking = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(
-        () => idle.abort(new ModelIdleError(`the model sent nothing for ${this.options.idleTimeoutMs} ms`)),
-        this.options.idleTimeoutMs,
-      );
-    };
-    stillTalking();
+    // Restarted (refresh) at each word the model sends, not made anew.
+    const idleTimer = setTimeout(
+      () => idle.abort(new ModelIdleError(`the model sent nothing for ${this.options.idleTimeoutMs} ms`)),
+      this.options.idleTimeoutMs,
+    );
     let finished = false;
     try {
       const stream = await span.within(() =>
@@ -62,7 +58,7 @@ export class OpenAIChatProvider implements ChatProvider {
         if (reason) finished = true;
         if (reason === 'length') input.onCutAtLimit?.();
         if (text) {
-          stillTalking();
+          idleTimer.refresh();
           yield text;
         }
         if (chunk.usage) {
