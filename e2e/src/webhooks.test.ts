@@ -488,6 +488,32 @@ describe('menu.updated', () => {
     expect(receiver.received).toHaveLength(2);
     await receiver.close();
   });
+
+  it('follows a change of the menu that touches no dish: a new section, the restaurant renamed', async () => {
+    const receiver = await startReceiver();
+    const { restaurant, auth } = await restaurantWithKey(stack);
+    await register(auth, { url: receiver.url, enabledEvents: ['menu.updated'] });
+    const menuPath = `/v1/partner/restaurants/${restaurant.id}/menu`;
+    const before = await request(stack.gatewayUrl).get(menuPath).set(auth).expect(200);
+    await stack.console.createSection(restaurant.id, { name: 'Desserts' });
+    await stack.console.updateRestaurant(restaurant.id, { name: 'Chez Nouveau' });
+    const { clock, dispatcher, close } = dispatcherWithClock();
+    await dispatcher.tick();
+    clock.now += 5_000;
+    await dispatcher.tick();
+    await dispatcher.tick();
+    await close();
+
+    const menu = await request(stack.gatewayUrl).get(menuPath).set(auth).set('If-None-Match', before.headers.etag!).expect(200);
+    expect(menu.body.data.restaurant.name).toBe('Chez Nouveau');
+    expect(receiver.received).toHaveLength(1);
+    const event = ZEvent.parse(JSON.parse(receiver.received[0]!.body));
+    expect(event).toMatchObject({
+      type: 'menu.updated',
+      data: { restaurantId: restaurant.id, etag: menu.headers.etag, changedItemIds: [], deletedItemIds: [], truncated: false },
+    });
+    await receiver.close();
+  });
 });
 
 describe('delivery-time target checks', () => {

@@ -50,3 +50,24 @@ export async function insertOutboxEvent<T extends TEventType>(
     })
     .execute();
 }
+
+/**
+ * Not an event: a note that a restaurant's published menu changed other than through a dish (a section
+ * added, a field of the restaurant that the menu shows edited). The webhooks dispatcher folds it into
+ * the restaurant's burst of menu changes, so a menu.updated follows, and delivers it to no endpoint.
+ * Written, like an event, in the transaction of the change it reports.
+ */
+export const MENU_CHANGE_NOTE = 'menu.changed';
+
+export async function insertMenuChangeNote(tx: Executor, note: { id: string; restaurantId: string }): Promise<void> {
+  await tx
+    .insertInto('outbox_events')
+    .values({
+      id: note.id,
+      type: MENU_CHANGE_NOTE,
+      restaurant_id: note.restaurantId,
+      data: JSON.stringify({ restaurantId: note.restaurantId }),
+      trace_context: currentTraceparent(),
+    })
+    .execute();
+}

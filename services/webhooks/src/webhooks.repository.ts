@@ -645,7 +645,7 @@ export async function findFirstAttempt(db: Executor, eventId: string, endpointId
   return eventAttempts(db, eventId, endpointId).limit(1).executeTakeFirst();
 }
 
-/** Adds item changes to the restaurant's burst (a menu.updated is owed for them). */
+/** Adds menu changes, and the dishes they touched, to the restaurant's burst (a menu.updated is owed for them). */
 export async function recordMenuChanges(
   tx: Executor,
   change: { restaurantId: string; changedItemIds: string[]; deletedItemIds: string[]; at: Date },

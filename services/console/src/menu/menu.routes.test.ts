@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { ZItem, ZSection, zData } from '@partner/contracts';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
-import { lastWriterOf, outboxEventsAbout, seedItem, seedRestaurant, seedSection } from '../testing/factories.js';
+import { lastWriterOf, menuChangeNotesOf, outboxEventsAbout, seedItem, seedRestaurant, seedSection } from '../testing/factories.js';
 
 const h = useAppHarness();
 
@@ -28,6 +28,15 @@ describe('sections', () => {
     expect(listed.body.data.map((section: { name: string }) => section.name)).toEqual(['Starters', 'Mains', 'Desserts']);
   });
 
+  it('notes a menu change in the same transaction: integrators hear of a new section through menu.updated', async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const res = await request(h.app).post(`/console/restaurants/${restaurant.id}/sections`).set(h.admin).send({ name: 'Mains' });
+    expect(res.status).toBe(201);
+    expect(await menuChangeNotesOf(h.deps.db, restaurant.id)).toEqual([
+      { writtenBy: await lastWriterOf(h.deps.db, 'sections', res.body.data.id) },
+    ]);
+  });
+
   it('refuses an invalid section, and 404s an unknown restaurant', async () => {
     const restaurant = await seedRestaurant(h.deps);
     const post = (id: string, body: Record<string, unknown>) =>
@@ -35,6 +44,7 @@ describe('sections', () => {
     expectError(await post(restaurant.id, { name: '' }), 400, 'invalid_request', 'name');
     expectError(await post(restaurant.id, { name: 'Mains', position: -1 }), 400, 'invalid_request', 'position');
     expectError(await post('rst_unknown000000', { name: 'Mains' }), 404, 'not_found');
+    expect(await menuChangeNotesOf(h.deps.db, restaurant.id)).toEqual([]);
     expectError(await request(h.app).get('/console/restaurants/rst_unknown000000/sections').set(h.admin), 404, 'not_found');
   });
 });

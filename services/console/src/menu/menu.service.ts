@@ -13,6 +13,7 @@ import {
 import {
   type Executor,
   findRestaurantById,
+  insertMenuChangeNote,
   insertOutboxEvent,
   isUniqueViolation,
   type ItemRow,
@@ -106,7 +107,12 @@ const slugTaken = (slug: string) =>
 
 export async function createSection(deps: ConsoleDeps, restaurantId: string, body: z.infer<typeof ZCreateSection>): Promise<TSection> {
   await requireRestaurant(deps.db, restaurantId);
-  const row = await insertSection(deps.db, { id: newId('sec'), restaurant_id: restaurantId, name: body.name, position: body.position });
+  const row = await deps.db.transaction().execute(async (tx) => {
+    const section = await insertSection(tx, { id: newId('sec'), restaurant_id: restaurantId, name: body.name, position: body.position });
+    // The menu lists every section, an empty one too: integrators hear of it through menu.updated.
+    await insertMenuChangeNote(tx, { id: newId('evt'), restaurantId });
+    return section;
+  });
   return presentSection(row);
 }
 

@@ -5,13 +5,29 @@ export async function insertRestaurant(db: Executor, row: NewRestaurant): Promis
   return db.insertInto('restaurants').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateRestaurant(db: Executor, id: string, changes: RestaurantUpdate): Promise<RestaurantRow | undefined> {
-  return db
+/** The restaurant's fields that partners see: its resource shows them, and so its menu (spec 2.3). */
+const PARTNER_SHOWN = ['name', 'slug', 'currency', 'public_menu_url'] as const;
+
+/**
+ * Applies `changes`, and tells whether a field partners see changed. Only such a change moves the
+ * restaurant's `updated_at` (its resource's and its menu's `updatedAt`, and the menu's ETag): a new
+ * quota or house notes leave every integrator's copy of the menu as it was.
+ */
+export async function updateRestaurant(
+  tx: Executor,
+  id: string,
+  changes: RestaurantUpdate,
+): Promise<{ row: RestaurantRow; partnerShownChanged: boolean } | undefined> {
+  const before = await tx.selectFrom('restaurants').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!before) return undefined;
+  const partnerShownChanged = PARTNER_SHOWN.some((field) => changes[field] !== undefined && changes[field] !== before[field]);
+  const row = await tx
     .updateTable('restaurants')
-    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .set({ ...changes, ...(partnerShownChanged ? { updated_at: sql<Date>`now()` } : {}) })
     .where('id', '=', id)
     .returningAll()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
+  return { row, partnerShownChanged };
 }
 
 /** The restaurants given, or every one when null, by name. */

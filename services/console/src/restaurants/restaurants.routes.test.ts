@@ -5,7 +5,7 @@ import { zData } from '@partner/contracts';
 import { ZConsoleRestaurant, ZUsage } from '@partner/contracts/console';
 import { billingPeriod } from '@partner/entitlements';
 import { expectError, useAppHarness } from '../testing/app-harness.js';
-import { seedRestaurant } from '../testing/factories.js';
+import { lastWriterOf, menuChangeNotesOf, seedRestaurant } from '../testing/factories.js';
 
 const h = useAppHarness();
 
@@ -113,6 +113,28 @@ describe('PATCH /console/restaurants/:id', () => {
     expect(await keys.drain()).toEqual([]);
     // null clears a nullable field; absent does not.
     expect((await patch(restaurant.id, { houseNotes: null })).body.data.houseNotes).toBeNull();
+  });
+
+  it('notes a menu change, and moves updatedAt, only when a field partners see changes', async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const updatedAt = async () =>
+      (await h.deps.db.selectFrom('restaurants').select('updated_at').where('id', '=', restaurant.id).executeTakeFirstOrThrow()).updated_at;
+    const created = await updatedAt();
+
+    // Settings partners do not see, and a name given unchanged, leave their copies of the menu as they are.
+    await patch(restaurant.id, { name: restaurant.name, monthlyQuota: 10, houseNotes: 'Closed Mondays.', suspended: true }).expect(200);
+    expect(await menuChangeNotesOf(h.deps.db, restaurant.id)).toEqual([]);
+    expect(await updatedAt()).toEqual(created);
+
+    await patch(restaurant.id, { name: 'Chez Nouveau' }).expect(200);
+    const renamed = await updatedAt();
+    expect(renamed.getTime()).toBeGreaterThan(created.getTime());
+    await patch(restaurant.id, { publicMenuUrl: 'https://chez.test/menu' }).expect(200);
+    expect(await menuChangeNotesOf(h.deps.db, restaurant.id)).toEqual([
+      { writtenBy: expect.any(String) },
+      { writtenBy: await lastWriterOf(h.deps.db, 'restaurants', restaurant.id) },
+    ]);
+    expect((await updatedAt()).getTime()).toBeGreaterThan(renamed.getTime());
   });
 
   it('switches the public menu page off and on: its key is revoked and restored, and every gateway replica is told', async () => {

@@ -1,7 +1,7 @@
 import { menuPageKey } from '../keys/managed-keys.js';
 import { accessInvalidations, keyInvalidations, menuInvalidations, newId } from '@partner/http';
 import { billingPeriod, readUsage } from '@partner/entitlements';
-import { findRestaurantById, isUniqueViolation, type RestaurantUpdate } from '@partner/db';
+import { findRestaurantById, insertMenuChangeNote, isUniqueViolation, type RestaurantUpdate } from '@partner/db';
 import { insertApiKey, setMenuPageKeyRevoked } from '../keys/keys.repository.js';
 import { insertRestaurant, listRestaurantRows, updateRestaurant } from './restaurants.repository.js';
 import { presentConsoleRestaurant } from '../present.js';
@@ -82,11 +82,14 @@ export async function patchRestaurant(deps: ConsoleDeps, id: string, body: z.inf
   };
   const row = await deps.db.transaction().execute(async (tx) => {
     const updated = await updateRestaurant(tx, id, changes);
+    if (!updated) return undefined;
+    // The menu shows the restaurant: integrators hear of it through menu.updated.
+    if (updated.partnerShownChanged) await insertMenuChangeNote(tx, { id: newId('evt'), restaurantId: id });
     // The page's key lives only while the page is on (it is printed in the page).
-    if (updated && body.menuPageEnabled !== undefined) {
+    if (body.menuPageEnabled !== undefined) {
       await setMenuPageKeyRevoked(tx, menuPageKeyHash(deps, id), body.menuPageEnabled ? null : deps.now());
     }
-    return updated;
+    return updated.row;
   });
   if (!row) throw new AppError('not_found', 'No such restaurant.');
   if (body.menuPageEnabled !== undefined) await keyInvalidations.publish(deps.redis, deps.redisPrefix, { ownerId: id });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ZCreateItem, ZCreateRestaurant } from '@partner/contracts/console';
-import type { Executor } from '@partner/db';
+import { type Executor, MENU_CHANGE_NOTE } from '@partner/db';
 import type { z } from 'zod';
 import type { ConsoleDeps } from '../deps.js';
 import { createIntegrator } from '../integrators/integrators.service.js';
@@ -66,8 +66,16 @@ export async function outboxEventsAbout(db: Executor, field: 'itemId' | 'grantId
   }));
 }
 
+/** The restaurant's menu change notes in the outbox, oldest first: the transaction that wrote each. */
+export async function menuChangeNotesOf(db: Executor, restaurantId: string): Promise<{ writtenBy: string }[]> {
+  const { rows } = await sql<{ xmin: string }>`
+    select xmin::text as xmin from outbox_events where type = ${MENU_CHANGE_NOTE} and restaurant_id = ${restaurantId} order by seq
+  `.execute(db);
+  return rows.map((row) => ({ writtenBy: row.xmin }));
+}
+
 /** The id of the transaction that last wrote a row (xmin): equal for rows written in one transaction. */
-export async function lastWriterOf(db: Executor, table: 'items' | 'grants', id: string): Promise<string> {
+export async function lastWriterOf(db: Executor, table: 'items' | 'grants' | 'sections' | 'restaurants', id: string): Promise<string> {
   const { rows } = await sql<{ xmin: string }>`select xmin::text as xmin from ${sql.table(table)} where id = ${id}`.execute(db);
   if (!rows[0]) throw new Error(`no ${table} row ${id}`);
   return rows[0].xmin;

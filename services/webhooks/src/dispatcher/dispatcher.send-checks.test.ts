@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOutboxEvent, type Owner } from '@partner/db';
-import { newId, silentLogger } from '@partner/http';
+import { newId } from '@partner/http';
 import { updateRestaurant, useTestDatabase } from '@partner/testing';
 import { type Received, startReceiver } from '../testing/receiver.js';
 import {
@@ -9,14 +9,12 @@ import {
   arrangeEventDelivery,
   arrangeGrantedIntegrator,
   arrangeOwner,
+  dispatcherWithClock,
   emitItemUpdated,
   findDeliveries,
   findEndpointRow,
-  TEST_SEALING_KEYS,
 } from '../testing/webhook-fixtures.js';
 import { insertDeliveries } from '../webhooks.repository.js';
-import { Dispatcher } from './dispatcher.js';
-import { WebhookSender } from './sender.js';
 
 // Reach and lapse are checked again right before each attempt goes out, not only at fan-out: a retry
 // (attempts 2..8), a released or a resent delivery may be sent long after its event was fanned out.
@@ -28,22 +26,6 @@ beforeAll(async () => {
   database = await useTestDatabase();
 });
 afterAll(() => database.drop());
-
-/** A dispatcher on this file's database with a clock the test moves. */
-function dispatcherWithClock() {
-  const clock = { now: Date.now() };
-  const now = () => new Date(clock.now);
-  const sender = new WebhookSender({ allowPrivate: true }, now);
-  const dispatcher = new Dispatcher({
-    db: database.db,
-    logger: silentLogger(),
-    sender,
-    sealing: TEST_SEALING_KEYS,
-    now,
-    retryBaseMs: RETRY_BASE_MS,
-  });
-  return { clock, dispatcher, close: () => sender.close() };
-}
 
 async function emitMenuUpdated(restaurant: Owner): Promise<string> {
   const id = newId('evt');
@@ -67,7 +49,7 @@ describe('a retry of a restaurant that lapsed after fan-out', () => {
     ['its Partner API add-on was switched off', { partner_api_addon: false }, { partner_api_addon: true }],
   ])('is held, not sent, when %s; renewal releases it as the same attempt', async (_name, lapse, renewal) => {
     const receiver = await startReceiver(failFirst);
-    const { clock, dispatcher, close } = dispatcherWithClock();
+    const { clock, dispatcher, close } = dispatcherWithClock(database.db, { retryBaseMs: RETRY_BASE_MS });
     try {
       const { owner } = await arrangeOwner(database.db);
       await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks') });
@@ -98,7 +80,7 @@ describe('a retry of a restaurant that lapsed after fan-out', () => {
 
   it('expires after 72 hours held, like a delivery held at fan-out, and is never sent', async () => {
     const receiver = await startReceiver(failFirst);
-    const { clock, dispatcher, close } = dispatcherWithClock();
+    const { clock, dispatcher, close } = dispatcherWithClock(database.db, { retryBaseMs: RETRY_BASE_MS });
     try {
       const { owner } = await arrangeOwner(database.db);
       await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks') });
@@ -133,7 +115,7 @@ describe('a retry to an integrator whose grant ended after fan-out', () => {
     const receiver = await startReceiver((received, earlier) =>
       received.path === '/slow' ? { status: 204, until: slowAttemptEnds } : failFirst(received, earlier),
     );
-    const { clock, dispatcher, close } = dispatcherWithClock();
+    const { clock, dispatcher, close } = dispatcherWithClock(database.db, { retryBaseMs: RETRY_BASE_MS });
     try {
       const { owner: restaurant } = await arrangeOwner(database.db);
       const integrator = await arrangeGrantedIntegrator(database.db, restaurant.id);
@@ -186,7 +168,7 @@ describe('an endpoint whose attempts in flight all answer 410 Gone', () => {
     const { owner } = await arrangeOwner(database.db);
     await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks'), enabledEvents: ['item.updated'] });
     for (let i = 0; i < 4; i++) await emitItemUpdated(database.db, owner);
-    const { dispatcher, close } = dispatcherWithClock();
+    const { dispatcher, close } = dispatcherWithClock(database.db, { retryBaseMs: RETRY_BASE_MS });
     try {
       expect((await dispatcher.tick()).attempted).toBe(4);
       const notices = await database.db.selectFrom('notifications').select('kind').where('owner_id', '=', owner.id).execute();
@@ -219,7 +201,7 @@ describe('the last attempt of an event to an endpoint that acknowledges other de
       .set({ url: receiver.url('/hooks') })
       .where('id', '=', endpoint.id)
       .execute();
-    const { dispatcher, close } = dispatcherWithClock();
+    const { dispatcher, close } = dispatcherWithClock(database.db, { retryBaseMs: RETRY_BASE_MS });
     try {
       expect((await dispatcher.tick()).attempted).toBe(2);
       expect(receiver.received).toHaveLength(2);

@@ -25,7 +25,15 @@ import {
   disableActiveEndpoint,
   holdEndpointForRetry,
 } from '../webhooks.repository.js';
-import { type Db, type Executor, findPublishedItemIds, insertOutboxEvent, menuEtag, type OutboxEventRow } from '@partner/db';
+import {
+  type Db,
+  type Executor,
+  findPublishedItemIds,
+  insertOutboxEvent,
+  MENU_CHANGE_NOTE,
+  menuEtag,
+  type OutboxEventRow,
+} from '@partner/db';
 import { type Logger, newId } from '@partner/http';
 import { traceLinkedTo } from '@partner/tracing';
 import { EVENTS_SCOPE, Housekeeper } from '../housekeeping/housekeeper.js';
@@ -267,7 +275,7 @@ export class Dispatcher {
     while (this.running && performance.now() < until) await wakes.wait(until - performance.now());
   }
 
-  /** New outbox events become deliveries, and finished bursts of item changes a menu.updated. */
+  /** New outbox events become deliveries, and finished bursts of menu changes a menu.updated. */
   private async fanOutNewEvents(now: Date): Promise<number> {
     return (await this.fanOut(now)) + (await this.announceMenuUpdates(now));
   }
@@ -284,6 +292,11 @@ export class Dispatcher {
       // Events of one restaurant, type and addressee go to the same endpoints: look them up once.
       const targetsOf = new Map<string, Promise<FanOutTarget[]>>();
       const menuChanges = new Map<string, { changed: Set<string>; deleted: Set<string> }>();
+      const menuChangeOf = (restaurantId: string) => {
+        const change = menuChanges.get(restaurantId) ?? { changed: new Set<string>(), deleted: new Set<string>() };
+        menuChanges.set(restaurantId, change);
+        return change;
+      };
       const deliveries: NewDelivery[] = [];
       // A change that never touched the published menu (a draft's) is the restaurant's business alone.
       // Events written before producers recorded it fall back to the dish's status now.
@@ -296,6 +309,10 @@ export class Dispatcher {
       );
       const onPublishedMenu = (event: OutboxEventRow, itemId: string) => event.touches_published_menu ?? published.has(itemId);
       for (const event of events) {
+        if (event.type === MENU_CHANGE_NOTE) {
+          menuChangeOf(event.restaurant_id);
+          continue;
+        }
         const key = `${event.restaurant_id}|${event.type}|${event.integrator_org_id ?? ''}`;
         if (!targetsOf.has(key)) targetsOf.set(key, findFanOutTargets(tx, event));
         const itemId = itemIdOf(event);
@@ -317,9 +334,8 @@ export class Dispatcher {
         }
         // menu.updated is about the published menu: a draft's change is not part of it.
         if (itemId !== null && menuChange) {
-          const change = menuChanges.get(event.restaurant_id) ?? { changed: new Set<string>(), deleted: new Set<string>() };
+          const change = menuChangeOf(event.restaurant_id);
           (event.type === 'item.deleted' ? change.deleted : change.changed).add(itemId);
-          menuChanges.set(event.restaurant_id, change);
         }
       }
       await insertDeliveries(tx, deliveries);
@@ -335,7 +351,7 @@ export class Dispatcher {
     });
   }
 
-  /** One menu.updated per burst of item changes per restaurant, written to the outbox like any event. */
+  /** One menu.updated per burst of menu changes per restaurant, written to the outbox like any event. */
   private async announceMenuUpdates(now: Date): Promise<number> {
     const quietSince = new Date(now.getTime() - (this.options.menuQuietMs ?? 5_000));
     const startedBefore = new Date(now.getTime() - (this.options.menuMaxDelayMs ?? 60_000));

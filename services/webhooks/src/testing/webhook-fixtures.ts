@@ -4,7 +4,7 @@ import { newId, silentLogger } from '@partner/http';
 import { insertRestaurant, keyPrincipalFor } from '@partner/testing';
 import { generateWebhookSecret, SealingKeys } from '@partner/signing';
 import { Dispatcher, type DispatcherOptions } from '../dispatcher/dispatcher.js';
-import type { WebhookSender } from '../dispatcher/sender.js';
+import { WebhookSender } from '../dispatcher/sender.js';
 import { openEndpointSecret, sealEndpointSecret } from '../endpoints/endpoint-secrets.js';
 import { insertDeliveries, insertWebhookEndpoint, updateWebhookEndpoint } from '../webhooks.repository.js';
 
@@ -180,4 +180,21 @@ export function testDispatcher(
   options: Pick<DispatcherOptions, 'housekeepingMs'> = {},
 ): Dispatcher {
   return new Dispatcher({ db, logger: silentLogger(), sender, sealing: TEST_SEALING_KEYS, now: () => new Date(), retryBaseMs, ...options });
+}
+
+/** A dispatcher of a test's own on a clock the test moves, with a sender of its own (`close` it). */
+export function dispatcherWithClock(db: Executor, options: Partial<Pick<DispatcherOptions, 'retryBaseMs' | 'menuQuietMs'>> = {}) {
+  const clock = { now: Date.now() };
+  const now = () => new Date(clock.now);
+  const sender = new WebhookSender({ allowPrivate: true }, now);
+  const dispatcher = new Dispatcher({
+    db,
+    logger: silentLogger(),
+    sender,
+    sealing: TEST_SEALING_KEYS,
+    now,
+    retryBaseMs: 60_000,
+    ...options,
+  });
+  return { clock, dispatcher, close: () => sender.close() };
 }
