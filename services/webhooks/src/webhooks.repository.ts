@@ -370,9 +370,16 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseMs: numbe
           select id from due where turn <= ${shape.perOwner} order by turn, next_attempt_at, id limit ${shape.limit}
         ))
       for update of d skip locked
+    ), orphaned as (
+      -- An attempt whose event is gone (retention keeps every event a delivery waits for) ends here:
+      -- leased, it would drop out of the join below and be replaced again at the end of every lease.
+      update webhook_deliveries d set status = 'skipped', next_attempt_at = null, error = ${EVENT_GONE}
+      from picked where d.id = picked.id and picked.status = 'pending' and picked.claimed_until is null
+        and not exists (select 1 from outbox_events o where o.id = d.event_id)
     ), leased as (
       update webhook_deliveries d set claimed_until = ${new Date(now.getTime() + leaseMs)}
       from picked where d.id = picked.id and picked.status = 'pending' and picked.claimed_until is null
+        and exists (select 1 from outbox_events o where o.id = d.event_id)
       returning d.*
     )
     select leased.*,
@@ -449,6 +456,8 @@ export async function findAwaitedIntegratorPairs(db: Executor): Promise<GrantPai
 }
 
 export const GRANT_ENDED = 'the integrator no longer has an active grant';
+/** Why a claimed attempt was ended unsent: its event is not in the outbox (see claimDueDeliveries). */
+export const EVENT_GONE = 'the event is no longer kept';
 
 /** Pending and held deliveries of these pairs' events (grants that ended) are skipped, not sent. */
 export async function skipDeliveriesOfEndedGrants(db: Executor, ended: readonly GrantPair[]): Promise<number> {

@@ -14,7 +14,7 @@ import {
   findDeliveries,
   findEndpointRow,
 } from '../testing/webhook-fixtures.js';
-import { insertDeliveries } from '../webhooks.repository.js';
+import { EVENT_GONE, insertDeliveries } from '../webhooks.repository.js';
 
 // Reach and lapse are checked again right before each attempt goes out, not only at fan-out: a retry
 // (attempts 2..8), a released or a resent delivery may be sent long after its event was fanned out.
@@ -206,6 +206,28 @@ describe('the last attempt of an event to an endpoint that acknowledges other de
       expect((await dispatcher.tick()).attempted).toBe(2);
       expect(receiver.received).toHaveLength(2);
       expect((await findEndpointRow(database.db, endpoint.id)).status).toBe('active');
+    } finally {
+      await close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('an attempt whose event is gone', () => {
+  it('is ended as skipped, not leased again and again', async () => {
+    const receiver = await startReceiver();
+    const { owner } = await arrangeOwner(database.db);
+    const endpoint = await arrangeEndpoint(database.db, owner, { url: receiver.url('/hooks') });
+    const delivery = await arrangeEventDelivery(database.db, endpoint.id, owner, { status: 'pending' });
+    await database.db.updateTable('outbox_events').set({ fanned_out_at: new Date() }).where('id', '=', delivery.event_id).execute();
+    await database.db.deleteFrom('outbox_events').where('id', '=', delivery.event_id).execute();
+    const { dispatcher, close } = dispatcherWithClock(database.db, { retryBaseMs: RETRY_BASE_MS });
+    try {
+      await dispatcher.tick();
+      expect(receiver.received).toHaveLength(0);
+      expect(await findDeliveries(database.db, delivery.event_id)).toEqual([
+        expect.objectContaining({ id: delivery.id, status: 'skipped', claimed_until: null, error: EVENT_GONE }),
+      ]);
     } finally {
       await close();
       await receiver.close();
