@@ -108,13 +108,22 @@ export function useEmbedHarness(options: { script: 'v1.js' | 'concierge.v1.js'; 
     page: (body: string, scriptAttributes = '') =>
       `<!doctype html><html><head><meta charset="utf-8"><title>Bistro</title></head><body style="margin:0">${body}` +
       `<script src="${stack.gatewayUrl}/embed/${options.script}"${scriptAttributes}></script></body></html>`,
-    /** Serves `html` at `path` on the page host and opens it in a fresh browser context. */
-    async open(path: string, html: string, userAgent?: string): Promise<{ tab: Page; requests: string[] }> {
+    /**
+     * Serves `html` at `path` on the page host and opens it in a fresh browser context; `prepare` runs
+     * on the tab before the page loads (to install a clock the test moves, say).
+     */
+    async open(
+      path: string,
+      html: string,
+      userAgent?: string,
+      prepare?: (tab: Page) => Promise<void>,
+    ): Promise<{ tab: Page; requests: string[] }> {
       host.pages[path] = html;
       const context = await browser.newContext(userAgent ? { userAgent } : {});
       const tab = await context.newPage();
       const requests: string[] = [];
       tab.on('request', (req) => requests.push(req.url()));
+      await prepare?.(tab);
       await tab.goto(`${host.origin}${path}`);
       return { tab, requests };
     },

@@ -96,6 +96,73 @@ describe('<service-concierge>', () => {
     await tab.close();
   });
 
+  it('stops the answer when the panel closes (the model with it), and takes the next question', async () => {
+    const { restaurant } = await restaurantWithKey(h.stack);
+    await h.stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
+    const key = await h.publishableKey(restaurant.id, 'live');
+    // The concierge lets a sentence out once it is whole: the first one arrives, the second waits.
+    model!.answer({ tokens: ['Our soup is hot. ', 'It is made with cream.'], holdBeforeToken: 1 });
+    model!.hold();
+    try {
+      const { tab } = await open(
+        '/stop',
+        page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key}"></service-concierge>`),
+      );
+      const lastAnswer = () => tab.locator('service-concierge .message.assistant, service-concierge .message.notice').last().textContent();
+      await tab.locator('service-concierge .launcher').click();
+      await tab.locator('service-concierge input').fill('What is in the soup?');
+      await tab.locator('service-concierge form button').click();
+      await expect.poll(lastAnswer, { timeout: 5000 }).toContain('Our soup is hot.');
+      // Announced once whole, not word by word.
+      expect(await tab.locator('service-concierge .messages').getAttribute('aria-busy')).toBe('true');
+      await tab.locator('service-concierge header button').click();
+      await expect.poll(() => model!.requests.at(-1)?.closedEarly, { timeout: 5000 }).toBe(true);
+      model!.release();
+      model!.reset();
+
+      await tab.locator('service-concierge .launcher').click();
+      expect(await lastAnswer()).toContain('Stopped before the answer was complete');
+      await tab.locator('service-concierge input').fill('Any bread?');
+      await tab.locator('service-concierge form button').click();
+      await expect.poll(lastAnswer, { timeout: 5000 }).toBe('Hello!');
+      expect(await tab.locator('service-concierge .messages').getAttribute('aria-busy')).toBe('false');
+      await tab.close();
+    } finally {
+      model!.release();
+      model!.reset();
+    }
+  });
+
+  it('sends a long past answer back cut to the longest message the chat takes', async () => {
+    const { restaurant } = await restaurantWithKey(h.stack);
+    await h.stack.console.updateRestaurant(restaurant.id, { conciergeAddon: true, conciergeEnabled: true });
+    const key = await h.publishableKey(restaurant.id, 'live');
+    const { tab } = await open(
+      '/long',
+      page(`<service-concierge restaurant-id="${restaurant.id}" publishable-key="${key}"></service-concierge>`),
+    );
+    // A thread whose last answer ran to the output limit, kept in the tab.
+    await tab.evaluate(
+      ([restaurantId, text]) =>
+        sessionStorage.setItem(
+          `service-concierge:${restaurantId}`,
+          JSON.stringify([
+            { role: 'user', text: 'Tell me about every dish.' },
+            { role: 'assistant', text },
+          ]),
+        ),
+      [restaurant.id, 'x'.repeat(2500)],
+    );
+    await tab.reload();
+    await tab.locator('service-concierge .launcher').click();
+    await tab.locator('service-concierge input').fill('And the desserts?');
+    await tab.locator('service-concierge form button').click();
+    await expect.poll(() => tab.locator('service-concierge .message.assistant').last().textContent(), { timeout: 5000 }).toBe('Hello!');
+    const sent = model!.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+    expect(sent.messages.find((message) => message.role === 'assistant')?.content).toBe('x'.repeat(2000));
+    await tab.close();
+  });
+
   it('renders no launcher when the assistant is not servable', async () => {
     const { restaurant } = await restaurantWithKey(h.stack);
     const key = await h.publishableKey(restaurant.id, 'test');

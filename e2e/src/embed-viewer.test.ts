@@ -41,7 +41,7 @@ describe('<service-viewer>', () => {
   it('demo="phone" gives the AR-first presentation on desktop, and autoload opens the 3D view without a tap', async () => {
     const phone = await open('/phone', page('<div style="width:320px"><service-viewer demo="phone"></service-viewer></div>'));
     await expect.poll(() => phone.tab.locator('service-viewer a[rel="ar"]').count()).toBe(1);
-    expect(await phone.tab.locator('service-viewer a[rel="ar"]').getAttribute('href')).toMatch(/sample-dish\.usdz$/);
+    expect(await phone.tab.locator('service-viewer a[rel="ar"]').getAttribute('href')).toMatch(/sample-dish\.usdz#allowsContentScaling=0$/);
     await saveScreenshot(phone.tab, 'viewer-demo-phone.png');
     await phone.tab.context().close();
 
@@ -82,6 +82,20 @@ describe('<service-viewer>', () => {
     await tab.context().close();
   });
 
+  it('opens in 3D on a page that defines its own <model-viewer>', async () => {
+    const { tab } = await open(
+      '/host-model-viewer',
+      page(
+        '<script>customElements.define("model-viewer", class extends HTMLElement {});</script>' +
+          '<div style="width:320px"><service-viewer demo></service-viewer></div>',
+      ),
+    );
+    await tab.locator('service-viewer button').click();
+    await expect.poll(() => tab.locator('service-viewer model-viewer').count()).toBe(1);
+    expect(await tab.locator('service-viewer .message').count()).toBe(0);
+    await tab.context().close();
+  });
+
   it("shows a clear error on a page whose origin is not on the key's list", async () => {
     const { item } = await viewerItem();
     const other = await restaurantWithKey(h.stack);
@@ -108,14 +122,15 @@ describe('<service-viewer>', () => {
     [
       'iPhone Safari',
       IPHONE,
-      async (tab: Page) => expect(await tab.locator('service-viewer a[rel="ar"]').getAttribute('href')).toMatch(/\/dish\.usdz$/),
+      async (tab: Page) =>
+        expect(await tab.locator('service-viewer a[rel="ar"]').getAttribute('href')).toMatch(/\/dish\.usdz#allowsContentScaling=0$/),
     ],
     [
       'Android Chrome',
       ANDROID,
       async (tab: Page) =>
         expect(await tab.locator('service-viewer a.ar').getAttribute('href')).toMatch(
-          /^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.0\?file=.*dish\.glb/,
+          /^intent:\/\/arvr\.google\.com\/scene-viewer\/1\.0\?file=.*dish\.glb.*&resizable=false/,
         ),
     ],
     [

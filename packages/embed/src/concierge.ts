@@ -38,6 +38,9 @@ interface Bootstrap {
 
 const API_BASE = apiBaseOf(document.currentScript as HTMLScriptElement | null);
 const HISTORY_SENT = 10;
+/** The longest message the chat route takes, a past one included: a long answer is sent back cut to it. */
+const MESSAGE_MAX = 2000;
+const STOPPED_TEXT = 'Stopped before the answer was complete. Ask again for the whole answer.';
 // The launcher's footprint (offset plus size) is what the menu page keeps free under its last dish
 // (services/catalog/src/menu-page/menu-page.theme.ts): change both together.
 const STYLE = `
@@ -143,6 +146,8 @@ class ServiceConcierge extends HTMLElement {
   private messages: Message[] = [];
   private disclosure = '';
   private busy = false;
+  /** The turn being streamed: closing the panel or leaving the page stops it (and the model with it). */
+  private turn: AbortController | null = null;
 
   connectedCallback(): void {
     if (this.root) return;
@@ -155,6 +160,10 @@ class ServiceConcierge extends HTMLElement {
     // Without both attributes there is nothing to talk to: render nothing at all.
     if (!this.restaurantId || !this.key) return;
     void this.load();
+  }
+
+  disconnectedCallback(): void {
+    this.turn?.abort();
   }
 
   private get storageKey(): string {
@@ -219,7 +228,10 @@ class ServiceConcierge extends HTMLElement {
       close.type = 'button';
       close.append(icon(CLOSE_ICON));
       close.setAttribute('aria-label', 'Close');
-      close.addEventListener('click', () => this.renderLauncher().focus());
+      close.addEventListener('click', () => {
+        this.turn?.abort();
+        this.renderLauncher().focus();
+      });
       header.append(close);
     }
     // The disclosure is pinned under the header on every panel, and cannot be closed (spec 4.8).
@@ -233,7 +245,7 @@ class ServiceConcierge extends HTMLElement {
     const input = element('input');
     input.placeholder = 'Ask about the menu…';
     input.setAttribute('aria-label', 'Your question');
-    input.maxLength = 2000;
+    input.maxLength = MESSAGE_MAX;
     form.append(input, element('button', undefined, 'Send'));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -280,10 +292,13 @@ class ServiceConcierge extends HTMLElement {
 
   private async send(text: string, list: HTMLElement): Promise<void> {
     this.busy = true;
+    const turn = (this.turn = new AbortController());
+    // Screen readers announce the answer once it is whole, not every word as it streams.
+    list.setAttribute('aria-busy', 'true');
     const history = this.messages
       .filter((m) => !m.notice)
       .slice(-HISTORY_SENT)
-      .map((m) => ({ role: m.role, content: m.text }))
+      .map((m) => ({ role: m.role, content: m.text.slice(0, MESSAGE_MAX) }))
       .filter((m) => m.content);
     const asked: Message = { role: 'user', text };
     const reply: Message = { role: 'assistant', text: '' };
@@ -302,6 +317,7 @@ class ServiceConcierge extends HTMLElement {
         method: 'POST',
         headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/json' },
         body: JSON.stringify(history.length ? { message: text, history } : { message: text }),
+        signal: turn.signal,
       });
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
       const parser = createParser({
@@ -335,11 +351,14 @@ class ServiceConcierge extends HTMLElement {
         parser.feed(decoder.decode(value, { stream: true }));
       }
     } catch {
-      reply.notice = true;
-      reply.text = 'The assistant could not answer just now. Please try again.';
+      // Half an answer is not kept: it could be missing what matters (an allergen, a caveat).
+      Object.assign(reply, { notice: true, cards: undefined, details: undefined });
+      reply.text = turn.signal.aborted ? STOPPED_TEXT : 'The assistant could not answer just now. Please try again.';
       update();
     } finally {
       this.busy = false;
+      this.turn = null;
+      list.setAttribute('aria-busy', 'false');
       try {
         sessionStorage.setItem(this.storageKey, JSON.stringify(this.messages.slice(-50)));
       } catch {

@@ -20,7 +20,13 @@ const SCRIPT = document.currentScript as HTMLScriptElement | null;
 const API_BASE = apiBaseOf(SCRIPT);
 // The runtime and the sample dish sit beside this script on the embed host.
 const ASSET_BASE = SCRIPT?.src ? new URL('.', SCRIPT.src).href : `${API_BASE}/embed/`;
+/** Fresh URLs are fetched this long before the current ones expire (at half their life, if shorter). */
 const REFRESH_MARGIN_MS = 30_000;
+/** When this browser's clock says the URLs expired already (it runs fast), the next refresh waits this long. */
+const SKEWED_CLOCK_REFRESH_MS = 60_000;
+/** A refresh that failed (offline, a 429) is tried again after this, doubling up to the most. */
+const RETRY_FIRST_MS = 15_000;
+const RETRY_MOST_MS = 5 * 60_000;
 
 const STYLE = `
 :host { all: initial; display: block; position: relative; width: 100%; aspect-ratio: 1 / 1; font: 14px/1.4 system-ui, sans-serif;
@@ -31,7 +37,7 @@ const STYLE = `
 button, .ar { border: 0; border-radius: 999px; padding: 8px 14px; background: #1d1d1f; color: #fff; font: inherit; cursor: pointer; text-decoration: none; }
 .badge { position: absolute; top: 10px; left: 10px; font-size: 10px; font-weight: 700; letter-spacing: .05em; background: #ffcc00;
   padding: 2px 6px; border-radius: 4px; z-index: 1; }
-.message { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; padding: 16px; text-align: center; color: #6e6e73; }
+.message { position: absolute; inset: 0; pointer-events: none; display: flex; align-items: center; justify-content: center; padding: 16px; text-align: center; color: #6e6e73; }
 .hint { position: absolute; left: 12px; right: 12px; bottom: 56px; text-align: center; font-size: 12px; background: rgba(255,255,255,.9);
   border-radius: 8px; padding: 6px; }
 `;
@@ -46,15 +52,43 @@ export function platformOf(userAgent: string): Platform {
   return 'desktop';
 }
 
-/** Scene Viewer intent built from the GLB URL, falling back to the page itself. */
+/** Scene Viewer intent built from the GLB URL, falling back to the page itself; the dish keeps its true size. */
 function sceneViewerIntent(glbUrl: string, title: string): string {
-  const params = new URLSearchParams({ file: glbUrl, mode: 'ar_preferred', title });
+  const params = new URLSearchParams({ file: glbUrl, mode: 'ar_preferred', title, resizable: 'false' });
   const fallback = encodeURIComponent(location.href);
   return `intent://arvr.google.com/scene-viewer/1.0?${params}#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;S.browser_fallback_url=${fallback};end;`;
 }
 
+/** The AR link's target for this platform, or null when it has none. Quick Look keeps the dish at true size. */
+function arHref(platform: Platform, item: ViewerItem): string | null {
+  if (platform === 'ios' && item.usdzUrl) return `${item.usdzUrl}#allowsContentScaling=0`;
+  if (platform === 'android' && item.glbUrl) return sceneViewerIntent(item.glbUrl, item.name);
+  return null;
+}
+
+/**
+ * When to fetch fresh URLs: before these expire; never when there are none (no model yet). URLs that
+ * look expired the moment they arrive mean this browser's clock runs fast: then not at once, again and again.
+ */
+function refreshDelay(item: ViewerItem, justFetched: boolean): number | null {
+  if (!item.glbUrl && !item.usdzUrl) return null;
+  const left = Date.parse(item.expiresAt) - Date.now();
+  if (left > 0) return left - Math.min(REFRESH_MARGIN_MS, left / 2);
+  return justFetched ? SKEWED_CLOCK_REFRESH_MS : 0;
+}
+
 let runtime: Promise<unknown> | null = null;
-const loadRuntime = () => (runtime ??= import(/* @vite-ignore */ `${ASSET_BASE}model-viewer.v1.js`));
+/** model-viewer, once per page: a host page may have defined it already, and a failed load is tried again. */
+function loadRuntime(): Promise<unknown> {
+  if (customElements.get('model-viewer')) return Promise.resolve();
+  runtime ??= import(/* @vite-ignore */ `${ASSET_BASE}model-viewer.v1.js`).catch((err: unknown) => {
+    runtime = null;
+    throw err;
+  });
+  return runtime;
+}
+
+type Fetched = { item: ViewerItem } | { problem: string };
 
 class ServiceViewer extends HTMLElement {
   private root!: ShadowRoot;
@@ -63,10 +97,21 @@ class ServiceViewer extends HTMLElement {
   private demo: string | null = null;
   private autoload = false;
   private item: ViewerItem | null = null;
+  private platform: Platform = 'desktop';
+  private arLink: HTMLAnchorElement | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private failedRefreshes = 0;
+  /** Aborts this element's requests once it leaves the page. */
+  private requests = new AbortController();
 
   connectedCallback(): void {
-    if (this.root) return;
+    if (this.root) {
+      // Back on the page (moved, or re-attached by a framework): carry on from where it was.
+      this.requests = new AbortController();
+      if (this.item) this.scheduleRefresh(refreshDelay(this.item, false));
+      else if (this.key && this.itemId && !this.demo) void this.load();
+      return;
+    }
     // Attributes are read once, here; unknown ones are ignored.
     this.itemId = this.getAttribute('item-id') ?? this.getAttribute('item') ?? '';
     this.key = this.getAttribute('publishable-key') ?? this.getAttribute('data-key') ?? this.getAttribute('key') ?? '';
@@ -88,11 +133,21 @@ class ServiceViewer extends HTMLElement {
     }
     if (!this.key) return this.message('This dish viewer needs a publishable key (publishable-key="svc_pk_…").');
     if (!this.itemId) return this.message('This dish viewer needs an item id (item-id="itm_…").');
-    void this.fetchItem().then((item) => item && this.show(item));
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    const fetched = await this.fetchItem();
+    if (!this.isConnected) return;
+    if ('problem' in fetched) return this.message(fetched.problem);
+    this.root.querySelector('.message')?.remove();
+    this.show(fetched.item);
+    this.scheduleRefresh();
   }
 
   disconnectedCallback(): void {
     clearTimeout(this.refreshTimer);
+    this.requests.abort();
   }
 
   private message(text: string): void {
@@ -100,53 +155,61 @@ class ServiceViewer extends HTMLElement {
     this.root.append(element('div', 'message', text));
   }
 
-  /** The item with fresh signed URLs; the view token of the first load keeps refreshes uncounted. */
   /** An expired URL makes the load fail: fetch fresh ones once and try again. */
   private async retryWithFreshUrls(viewer: HTMLElement): Promise<void> {
     if (this.demo || viewer.dataset.retried) return;
     viewer.dataset.retried = 'true';
-    const fresh = await this.fetchItem();
-    if (fresh?.glbUrl) viewer.setAttribute('src', fresh.glbUrl);
+    const fetched = await this.fetchItem();
+    if ('item' in fetched) this.useUrls(fetched.item);
   }
 
-  private async fetchItem(): Promise<ViewerItem | null> {
+  /** The item with fresh signed URLs; the view token of the first load keeps refreshes uncounted. */
+  private async fetchItem(): Promise<Fetched> {
     const view = this.item?.viewToken ? `?view=${encodeURIComponent(this.item.viewToken)}` : '';
     try {
       const res = await fetch(`${API_BASE}/v1/partner/embed/items/${encodeURIComponent(this.itemId)}${view}`, {
         headers: { authorization: `Bearer ${this.key}` },
+        signal: this.requests.signal,
       });
       const body = (await res.json()) as { data?: ViewerItem; error?: { code: string; message: string } };
-      if (!res.ok || !body.data) {
-        this.message(
-          body.error?.code === 'origin_not_allowed' ? 'This page is not allowed to show this dish.' : 'This dish is not available.',
-        );
-        return null;
-      }
-      this.item = body.data;
-      this.scheduleRefresh();
-      return body.data;
+      if (res.ok && body.data) return { item: body.data };
+      const refused = body.error?.code === 'origin_not_allowed';
+      return { problem: refused ? 'This page is not allowed to show this dish.' : 'This dish is not available.' };
     } catch {
-      this.message('The dish could not be loaded.');
-      return null;
+      return { problem: 'The dish could not be loaded.' };
     }
   }
 
-  /** Signed URLs expire: fetch fresh ones shortly before, and hand them to a 3D view already open. */
-  private scheduleRefresh(): void {
+  /**
+   * Signed URLs expire: fetch fresh ones shortly before, for the 3D view and the AR link. A refresh that
+   * fails leaves the dish as it is shown and is tried again later; nothing runs once the element is gone.
+   */
+  private scheduleRefresh(delay = this.item && refreshDelay(this.item, true)): void {
     clearTimeout(this.refreshTimer);
-    if (!this.item) return;
-    const wait = Date.parse(this.item.expiresAt) - Date.now() - REFRESH_MARGIN_MS;
-    this.refreshTimer = setTimeout(
-      async () => {
-        const fresh = await this.fetchItem();
-        const viewer = this.root.querySelector('model-viewer');
-        if (fresh && viewer) {
-          if (fresh.glbUrl) viewer.setAttribute('src', fresh.glbUrl);
-          if (fresh.usdzUrl) viewer.setAttribute('ios-src', fresh.usdzUrl);
-        }
-      },
-      Math.max(wait, 1_000),
-    );
+    if (delay === null || delay === undefined || !this.isConnected) return;
+    this.refreshTimer = setTimeout(() => void this.refresh(), delay);
+  }
+
+  private async refresh(): Promise<void> {
+    const fetched = await this.fetchItem();
+    if (!this.isConnected) return;
+    if ('problem' in fetched) {
+      this.scheduleRefresh(Math.min(RETRY_FIRST_MS * 2 ** this.failedRefreshes++, RETRY_MOST_MS));
+      return;
+    }
+    this.failedRefreshes = 0;
+    this.useUrls(fetched.item);
+    this.scheduleRefresh();
+  }
+
+  /** Fresh URLs: kept for the next 3D view, and handed to the one open and to the AR link. */
+  private useUrls(item: ViewerItem): void {
+    this.item = item;
+    const viewer = this.root.querySelector('model-viewer');
+    if (viewer && item.glbUrl) viewer.setAttribute('src', item.glbUrl);
+    if (viewer && item.usdzUrl) viewer.setAttribute('ios-src', item.usdzUrl);
+    const href = arHref(this.platform, item);
+    if (this.arLink && href) this.arLink.href = href;
   }
 
   private show(item: ViewerItem): void {
@@ -173,12 +236,14 @@ class ServiceViewer extends HTMLElement {
   }
 
   private appendAr(stage: HTMLElement, actions: HTMLElement, item: ViewerItem): void {
-    const platform = this.demo === 'phone' ? 'ios' : platformOf(navigator.userAgent);
-    if (platform === 'ios' && item.usdzUrl) {
+    const platform = (this.platform = this.demo === 'phone' ? 'ios' : platformOf(navigator.userAgent));
+    const href = arHref(platform, item);
+    this.arLink = null;
+    if (platform === 'ios' && href) {
       // Quick Look opens from a rel="ar" link whose first child is an image.
-      const link = element('a', 'ar');
+      const link = (this.arLink = element('a', 'ar'));
       link.rel = 'ar';
-      link.href = item.usdzUrl;
+      link.href = href;
       const image = element('img');
       image.alt = '';
       image.width = 1;
@@ -186,9 +251,9 @@ class ServiceViewer extends HTMLElement {
       image.src = item.thumbnailUrl ?? 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
       link.append(image, document.createTextNode('View on your table'));
       actions.append(link);
-    } else if (platform === 'android' && item.glbUrl) {
-      const link = element('a', 'ar', 'View on your table');
-      link.href = sceneViewerIntent(item.glbUrl, item.name);
+    } else if (platform === 'android' && href) {
+      const link = (this.arLink = element('a', 'ar', 'View on your table'));
+      link.href = href;
       actions.append(link);
     } else if (platform === 'in-app') {
       stage.append(element('div', 'hint', 'Open this page in your browser to see the dish on your table.'));
@@ -202,6 +267,7 @@ class ServiceViewer extends HTMLElement {
     } catch {
       return this.message('The 3D viewer could not be loaded.');
     }
+    this.root.querySelector('.message')?.remove();
     const viewer = document.createElement('model-viewer');
     viewer.setAttribute('src', this.item.glbUrl);
     if (this.item.usdzUrl) viewer.setAttribute('ios-src', this.item.usdzUrl);

@@ -2,7 +2,9 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@partner/auth';
 import { ZConciergeBootstrap } from '@partner/contracts';
-import { keyPrincipalFor } from '@partner/testing';
+import { createDb } from '@partner/db';
+import { freePort, keyPrincipalFor } from '@partner/testing';
+import { createApp } from '../app.js';
 import { bootstrapPath, publishableKey, useAppHarness } from '../testing/app-harness.js';
 import { seedRestaurant, setKillSwitch, usageRows } from '../testing/factories.js';
 
@@ -84,5 +86,23 @@ describe('GET the concierge bootstrap', () => {
       await setKillSwitch(h.deps.db, false);
     }
     expect((await bootstrap(principal, restaurant.id)).body.data.enabled).toBe(true);
+  });
+
+  it('answers a fault of Postgres with 503, which the browser does not keep', async () => {
+    const { restaurant, owner } = await seedRestaurant(h.deps.db);
+    const gone = createDb({
+      url: `postgres://postgres@127.0.0.1:${await freePort()}/gone`,
+      deadlines: { connectTimeoutMs: 500, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 },
+    });
+    try {
+      const app = createApp({ ...h.deps, db: gone });
+      const res = await request(app)
+        .get(bootstrapPath(restaurant.id))
+        .set(h.caller.headers(publishableKey(owner)));
+      expect(res.status).toBe(503);
+      expect(res.headers['cache-control'] ?? '').not.toMatch(/max-age/);
+    } finally {
+      await gone.destroy();
+    }
   });
 });

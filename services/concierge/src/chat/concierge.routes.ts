@@ -47,7 +47,9 @@ export function registerConciergeRoutes(router: Router, deps: ConciergeDeps): vo
   router.post('/v1/partner/restaurants/:id/concierge/chat', chat);
   router.post('/v1/partner/embed/restaurants/:id/concierge/chat', chat);
   router.get('/v1/partner/embed/restaurants/:id/concierge', async (req, res) => {
+    const data = await bootstrap(deps, keyPrincipal(req.principal), req.params.id);
+    // Only the answer is kept a minute: a failure (a 503 while the database is away) is not.
     res.setHeader('Cache-Control', 'private, max-age=60');
-    res.json({ data: await bootstrap(deps, keyPrincipal(req.principal), req.params.id) });
+    res.json({ data });
   });
 }
