@@ -316,9 +316,9 @@ describe('every route of the table', () => {
   });
 
   describe.each(withAccess('public'))('%s (public)', (_name, route) => {
-    it('reaches its service without a key, as the public principal, uncounted', async () => {
+    it('reaches its service without a key, as the public principal, counted against its address alone', async () => {
       const res = await send(route);
-      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(res.headers['x-ratelimit-limit']).toBe(String(harness.config.clientLimitPerMin));
       expect(expectRouteReached(res, route)?.principal).toEqual({ kind: 'public' });
     });
   });

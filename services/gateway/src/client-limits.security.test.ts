@@ -182,6 +182,8 @@ describe('a client address before any key vouches for it', () => {
     const refused = await me(madeUp(), '198.51.100.50');
     expectError(refused, 429, 'rate_limited');
     expect(refused.headers['retry-after']).toBe('40');
+    // Where the address stands, as a key's refusal says where the key stands.
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '4', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '40' });
     // Another address is not held back, and a key the gateway already knows costs no lookup.
     expectError(await me(madeUp(), '198.51.100.51'), 401, 'invalid_api_key');
   });
@@ -199,7 +201,11 @@ describe('a client address before any key vouches for it', () => {
   it('counts public routes (the menu page, asset files) too', async () => {
     harness.pinClockInMinute(20);
     const page = () => request(harness.app).get('/menu/rst_anything0000000000000000').set('X-Forwarded-For', '198.51.100.70');
-    for (let i = 0; i < 4; i++) expect((await page()).status).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      const res = await page();
+      expect(res.status).toBe(200);
+      expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '4', 'x-ratelimit-remaining': String(3 - i) });
+    }
     expectError(await page(), 429, 'rate_limited');
   });
 });

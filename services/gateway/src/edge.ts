@@ -25,7 +25,7 @@ import { continueIfAwaited } from './protocol/http-edge-cases.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import type { ServiceProxy } from './proxy/proxy.js';
 import { checkClientLimit, checkEmbedLimits, type EmbedLimits, visitorOf } from './rate-limit/client-limits.js';
-import { limitsFor, type RateLimiter } from './rate-limit/rate-limiter.js';
+import { limitsFor, type RateLimitDecision, type RateLimiter, rateLimitHeaders } from './rate-limit/rate-limiter.js';
 import type { TestTrafficCaps } from './rate-limit/test-traffic.js';
 import { authorize } from './routing/authorize.js';
 import { clientAddress } from './routing/client-address.js';
@@ -60,6 +60,11 @@ export interface EdgeDeps {
   /** ...and what only the gateway knows. */
   gatewayMetrics?: GatewayMetrics;
 }
+
+const showLimit = (res: ServerResponse, decision: RateLimitDecision) => {
+  const headers = rateLimitHeaders(decision);
+  for (const name in headers) res.setHeader(name, headers[name]!);
+};
 
 /** Publishable keys' concierge routes: what a page's visitors call, and what spends a restaurant's allowance. */
 const isVisitorFacing = (route: Route, key: AuthenticatedKey) =>
@@ -158,9 +163,7 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
     if (key.environment !== edge.claimed) res.setHeader('X-Service-Environment', key.environment);
 
     const decision = await deps.rateLimiter.check(key.key.id, limitsFor(key.key).perMinute);
-    res.setHeader('X-RateLimit-Limit', String(decision.limit));
-    res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('X-RateLimit-Reset', String(decision.resetSeconds));
+    showLimit(res, decision);
     if (!decision.allowed) {
       throw new AppError('rate_limited', 'Too many requests for this key. Retry after the number of seconds in Retry-After.', {
         headers: { 'Retry-After': String(decision.retryAfterSeconds) },
@@ -194,7 +197,8 @@ export function partnerEdge(deps: EdgeDeps): (req: IncomingMessage, res: ServerR
       if (edge.method === 'OPTIONS') return answerPreflight(edge.res);
     }
     if (match.kind === 'found' && match.route.access.kind === 'public') {
-      await chargeClient(edge.req)();
+      // No key: the answer tells where the client's address stands in its limit.
+      showLimit(edge.res, await chargeClient(edge.req)());
       return dispatch(edge, match.route, { kind: 'public' }, null);
     }
     return serveKeyed(edge, embed);

@@ -41,7 +41,7 @@ export async function authenticate(
   token: string | null,
   cache: KeyCache,
   now: () => Date,
-  beforeQuery?: () => Promise<void>,
+  beforeQuery?: () => Promise<unknown>,
 ): Promise<AuthenticatedKey> {
   if (!token) {
     const header = req.headers.authorization;

@@ -95,4 +95,24 @@ describe('KeyCache', () => {
     ]);
     expect(counter.queries).toBe(1);
   });
+
+  it('runs beforeQuery for a key it has not seen resolve, and not again for one that did once its entry expires', async () => {
+    let now = 2_000_000;
+    const cache = new KeyCache({ db: database.db, ttlMs: 60_000, maxEntries: 100, now: () => now });
+    const restaurant = await insertRestaurant(database.db, { id: 'rst_recog0000000000000000', name: 'R', slug: 'recog', currency: 'USD' });
+    const known = generateApiKey('secret', 'live');
+    await insertKey('key_recog0000000000000000', known, restaurant.id);
+    const charged: string[] = [];
+    const charge = (what: string) => async () => void charged.push(what);
+
+    expect((await cache.lookup(known.hash, charge('first')))?.key.id).toBe('key_recog0000000000000000');
+    now += 60_001;
+    expect(cache.cached(known.hash)).toBeUndefined();
+    expect((await cache.lookup(known.hash, charge('after expiry')))?.key.id).toBe('key_recog0000000000000000');
+    cache.invalidate({ keyId: 'key_recog0000000000000000' });
+    expect((await cache.lookup(known.hash, charge('after invalidation')))?.key.id).toBe('key_recog0000000000000000');
+    now += 10_001;
+    await cache.lookup(generateApiKey('secret', 'live').hash, charge('a guess'));
+    expect(charged).toEqual(['first', 'a guess']);
+  });
 });

@@ -12,6 +12,8 @@ import { TickBatch } from '../batching/tick-batch.js';
  */
 const UNKNOWN_TTL_MS = 10_000;
 const MAX_UNKNOWN = 10_000;
+/** How long a key that resolved stays recognised after its entry is gone (see `lookup`'s `beforeQuery`). */
+const RECOGNISED_TTL_MS = 24 * 3600_000;
 
 /** A key as the edge uses it: its row, its owner, and the principal its internal tokens carry. */
 export interface AuthenticatedKey extends KeyWithOwner {
@@ -51,6 +53,8 @@ const byOwnerId = (ownerId: string) => `owner:${ownerId}`;
 export class KeyCache {
   private readonly known: InvalidatedCache<AuthenticatedKey>;
   private readonly unknown: LRUCache<string, true>;
+  /** Hashes that resolved to a key (revoked ones too): a real key, not a guess. */
+  private readonly recognised: LRUCache<string, true>;
   private readonly misses: TickBatch<string, AuthenticatedKey | undefined>;
 
   constructor(options: { db: Db; ttlMs: number; maxEntries: number; now?: () => number }) {
@@ -62,6 +66,8 @@ export class KeyCache {
       indexBy: (record) => [byKeyId(record.key.id), byOwnerId(record.owner.id)],
     });
     this.unknown = new LRUCache({ max: MAX_UNKNOWN, ttl: UNKNOWN_TTL_MS, ttlResolution: 0, perf: { now } });
+    // Counted by size rather than `max`, which would allocate every slot up front (see InvalidatedCache).
+    this.recognised = new LRUCache({ maxSize: options.maxEntries, sizeCalculation: () => 1, ttl: RECOGNISED_TTL_MS, perf: { now } });
     this.misses = new TickBatch(async (hashes) => {
       const found = new Map(
         (await findKeysWithOwnerByHash(options.db, hashes)).map((record) => [record.key.key_hash, authenticated(record)]),
@@ -75,14 +81,19 @@ export class KeyCache {
     return this.known.peek(keyHash);
   }
 
-  /** `beforeQuery` runs only when the lookup must go to the database (it may refuse by throwing). */
-  async lookup(keyHash: string, beforeQuery?: () => Promise<void>): Promise<AuthenticatedKey | undefined> {
+  /**
+   * `beforeQuery` runs only when the lookup of a key not recognised must go to the database (it may
+   * refuse by throwing): a key that resolved before (its entry expired, or was invalidated) is looked up
+   * again without it, so that an address calling with many real keys is never taken for a guesser.
+   */
+  async lookup(keyHash: string, beforeQuery?: () => Promise<unknown>): Promise<AuthenticatedKey | undefined> {
     if (this.unknown.has(keyHash)) return undefined;
     const record = await this.known.get(keyHash, async () => {
-      await beforeQuery?.();
+      if (!this.recognised.has(keyHash)) await beforeQuery?.();
       return this.misses.add(keyHash);
     });
-    if (!record) this.unknown.set(keyHash, true);
+    if (record) this.recognised.set(keyHash, true);
+    else this.unknown.set(keyHash, true);
     return record;
   }
 

@@ -83,8 +83,8 @@ const count = () =>
 const HEADERS = {
   requestId: header('RequestId', 'Names this request; quote it to support.'),
   environment: header('Environment', '`live` or `test`: the environment of the key the request was made with.', z.enum(['live', 'test'])),
-  limit: header('RateLimitLimit', 'Requests this key may make per minute.', count()),
-  remaining: header('RateLimitRemaining', "Requests left in this key's current minute.", count()),
+  limit: header('RateLimitLimit', 'Requests this key may make per minute (on a route without a key: this client address).', count()),
+  remaining: header('RateLimitRemaining', 'Requests left in the current minute.', count()),
   reset: header('RateLimitReset', 'Seconds until the minute resets.', count()),
   retryAfter: header('RetryAfter', 'Seconds to wait before trying again.', count()),
   allow: header('Allow', 'The methods this path does allow.'),
@@ -93,8 +93,9 @@ const HEADERS = {
 };
 
 /**
- * Every answer names its request and the environment of its key; a keyed answer that got past the
- * rate limit also says where the key stands in it (errors may come before it: they do not promise it).
+ * Every answer names its request and the environment of its key; one that got past the rate limit also
+ * says where the key (on a public route, the client address) stands in it (errors may come before it:
+ * they do not promise it).
  */
 const answerHeaders = (rateLimited: boolean, extra: Record<string, z.ZodType> = {}) =>
   z.object({
@@ -179,8 +180,8 @@ export const ZConciergeStreamEvent = z
 const FILE_TYPES = ['model/vnd.usdz+zip', 'model/gltf-binary', 'image/png', 'image/jpeg', 'image/webp'];
 
 function successResponses(route: Route, success: Success, conditional: boolean): Responses {
-  const keyed = route.access.kind !== 'public';
-  const headers = answerHeaders(keyed, conditional ? { ETag: HEADERS.etag } : {});
+  // Every success got past a rate limit: the key's, or on a public route the client address's.
+  const headers = answerHeaders(true, conditional ? { ETag: HEADERS.etag } : {});
   const responses: Responses = {};
   switch (success.kind) {
     case 'json':
@@ -196,11 +197,11 @@ function successResponses(route: Route, success: Success, conditional: boolean):
       break;
     case 'file': {
       const content = Object.fromEntries(FILE_TYPES.map((type) => [type, { schema: { type: 'string' as const, contentMediaType: type } }]));
-      const fileHeaders = answerHeaders(keyed, { ETag: HEADERS.etag });
+      const fileHeaders = answerHeaders(true, { ETag: HEADERS.etag });
       responses['200'] = { description: success.description, headers: fileHeaders, content };
       responses['206'] = {
         description: 'The requested range of the file.',
-        headers: answerHeaders(keyed, { 'Content-Range': HEADERS.contentRange }),
+        headers: answerHeaders(true, { 'Content-Range': HEADERS.contentRange }),
         content,
       };
       break;
@@ -209,7 +210,7 @@ function successResponses(route: Route, success: Success, conditional: boolean):
   if (conditional)
     responses['304'] = {
       description: 'Not modified: the `ETag` sent in `If-None-Match` is still current.',
-      headers: answerHeaders(keyed, { ETag: HEADERS.etag }),
+      headers: answerHeaders(true, { ETag: HEADERS.etag }),
     };
   return responses;
 }

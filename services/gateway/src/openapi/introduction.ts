@@ -12,7 +12,8 @@ export const INTRODUCTION = `For the point-of-sale systems, ordering apps and ag
 - **Retries**: send an \`Idempotency-Key\` with every \`POST\`, \`PATCH\` and \`DELETE\` and a retry is never
   done twice.
 - **Limits**: every keyed answer carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
-  \`X-RateLimit-Reset\`.`;
+  \`X-RateLimit-Reset\` (on a route without a key, and on a refusal before the key is known, those of
+  the client address).`;
 
 /** The integrator guides, served by the gateway beside this reference (and under docs/guides/ in the repository). */
 export const GUIDES = `## Guides

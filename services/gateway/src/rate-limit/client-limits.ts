@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { AppError } from '@partner/contracts';
-import type { RateLimiter } from './rate-limiter.js';
+import { type RateLimitDecision, type RateLimiter, rateLimitHeaders } from './rate-limiter.js';
 
 export interface EmbedLimits {
   perVisitorPerMin: number;
@@ -54,16 +54,18 @@ export const visitorOf = (clientAddress: string | undefined): string =>
 
 /**
  * What a client address may cost before any key vouches for it: requests to public routes (the menu
- * page, asset files) and key lookups that must go to the database. A flood of made-up keys or of page
- * loads from one address is refused before it reaches Postgres or a service.
+ * page, asset files) and lookups of keys not yet seen that must go to the database. A flood of made-up
+ * keys or of page loads from one address is refused before it reaches Postgres or a service; the
+ * refusal says where the address stands, as a key's does.
  */
-export async function checkClientLimit(limiter: RateLimiter, perMinute: number, client: string): Promise<void> {
+export async function checkClientLimit(limiter: RateLimiter, perMinute: number, client: string): Promise<RateLimitDecision> {
   const decision = await limiter.check(`client:${client}`, perMinute);
   if (!decision.allowed) {
     throw new AppError('rate_limited', 'Too many requests from this address. Retry after the seconds in Retry-After.', {
-      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+      headers: { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfterSeconds) },
     });
   }
+  return decision;
 }
 
 /**

@@ -180,7 +180,7 @@ describe('RateLimiter', () => {
 
   it('holds test keys to 60 a minute and 5,000 a day whatever their configured rate', () => {
     expect(limitsFor({ environment: 'test', rate_limit_per_min: 10_000 })).toEqual({ perMinute: 60, perDay: 5_000 });
-    expect(limitsFor({ environment: 'test', rate_limit_per_min: 10 })).toEqual({ perMinute: 10, perDay: TEST_KEY_LIMITS.perDay });
+    expect(limitsFor({ environment: 'test', rate_limit_per_min: 10 })).toEqual({ perMinute: 60, perDay: TEST_KEY_LIMITS.perDay });
     expect(limitsFor({ environment: 'live', rate_limit_per_min: 10_000 })).toEqual({ perMinute: 10_000, perDay: null });
   });
 });

@@ -50,6 +50,15 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** Where a client stands in a limit (spec 8): its ceiling, what is left of the window, and when the window resets. */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetSeconds),
+  };
+}
+
 /** Test keys: 60 a minute and 5,000 a day, whatever their configured rate (spec 5.2). */
 export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
 
@@ -266,8 +275,7 @@ export class RateLimiter {
   }
 }
 
+/** A key's limits: a live key's own rate; a test key's fixed caps, whatever rate it was given (spec 5.2). */
 export function limitsFor(key: { environment: 'live' | 'test'; rate_limit_per_min: number }) {
-  return key.environment === 'test'
-    ? { perMinute: Math.min(key.rate_limit_per_min, TEST_KEY_LIMITS.perMinute), perDay: TEST_KEY_LIMITS.perDay }
-    : { perMinute: key.rate_limit_per_min, perDay: null };
+  return key.environment === 'test' ? TEST_KEY_LIMITS : { perMinute: key.rate_limit_per_min, perDay: null };
 }
