@@ -87,6 +87,13 @@ describe('POST /console/keys', () => {
     expect((await keyRow(res.body.data.id)).expires_at?.toISOString()).toBe(expiresAt);
   });
 
+  it("gives a test key the fixed 60 a minute, whatever rate it is asked for (the gateway's cap)", async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const res = await createKey({ restaurantId: restaurant.id, type: 'secret', environment: 'test', name: 'slow', rateLimitPerMin: 10 });
+    expect(res.body.data).toMatchObject({ environment: 'test', rateLimitPerMin: 60 });
+    expect((await keyRow(res.body.data.id)).rate_limit_per_min).toBe(60);
+  });
+
   it.each([
     ['no owner', { type: 'secret', environment: 'live', name: 'x' }, 'restaurantId'],
     ['two owners', { restaurantId: 'rst_a1', integratorOrgId: 'org_a1', type: 'secret', environment: 'live', name: 'x' }, 'restaurantId'],
