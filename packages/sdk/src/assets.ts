@@ -22,11 +22,14 @@ export class Assets {
     private readonly refreshMarginMs: number,
   ) {}
 
-  /** URLs valid for at least `refreshMarginMs` more: the cached ones, or new ones. */
-  async get(itemId: string, options: AssetUrlOptions = {}): Promise<TAssetUrls> {
+  /**
+   * URLs valid for at least `refreshMarginMs` more: the cached ones, or new ones. It takes no
+   * Idempotency-Key: a key reused a call later would replay the first answer, URLs since expired.
+   */
+  async get(itemId: string, options: Omit<AssetUrlOptions, 'idempotencyKey'> = {}): Promise<TAssetUrls> {
     const cached = this.#cache.get(cacheKey(itemId, options.formats));
     if (cached && Date.parse(cached.expiresAt) - this.transport.clock.now() > this.refreshMarginMs) return cached;
-    return this.refresh(itemId, options);
+    return this.refresh(itemId, { formats: options.formats, signal: options.signal });
   }
 
   /** New URLs now (`POST /v1/partner/items/{id}/asset-urls`, counted against the quota); 409 model_not_ready without a ready model. */

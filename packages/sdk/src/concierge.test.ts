@@ -57,6 +57,29 @@ describe('concierge stream', () => {
     expect(seen).toEqual(['meta', 'delta']);
   });
 
+  it('throws ConciergeStreamError, with the network error as its cause, when the connection breaks mid-body', async () => {
+    const encoder = new TextEncoder();
+    const broken = new TypeError('terminated');
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('event: meta\ndata: {"turnId":"trn_1"}\n\n'));
+        setTimeout(() => controller.error(broken), 10);
+      },
+    });
+    const { fetch } = scriptedFetch(new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of client(fetch).concierge.chat('rst_1', { message: 'Dessert?' })) seen.push(event.event);
+    })();
+    const error = await reading.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(ConciergeStreamError);
+    expect((error as ConciergeStreamError).cause).toBe(broken);
+    expect(seen).toEqual(['meta']);
+  });
+
   it('cancels the body when the loop is left early', async () => {
     const stream = eventStream(['event: meta\ndata: {}\n\nevent: delta\ndata: {"text":"a"}\n\n'], { hold: true });
     const { fetch } = scriptedFetch(stream.response);

@@ -59,12 +59,28 @@ export class Concierge {
       throw new Error(`Expected an event stream, got ${res.headers.get('content-type') ?? 'no body'}`);
     }
     let ended = false;
-    for await (const message of readEvents(res.body)) {
-      // An abort may race a chunk already read: nothing is handed out after it.
-      signal?.throwIfAborted();
-      if (!message.event || !EVENT_NAMES.has(message.event)) continue;
-      ended = message.event === 'done' || message.event === 'error';
-      yield { event: message.event, data: JSON.parse(message.data) as unknown } as TConciergeEvent;
+    const events = readEvents(res.body);
+    try {
+      for (;;) {
+        let next: IteratorResult<EventSourceMessage>;
+        try {
+          next = await events.next();
+        } catch (err) {
+          signal?.throwIfAborted();
+          // The connection broke mid-body (fetch reports it as a TypeError: "terminated", "network error").
+          throw new ConciergeStreamError('The connection broke before the turn ended.', { cause: err });
+        }
+        if (next.done) break;
+        const message = next.value;
+        // An abort may race a chunk already read: nothing is handed out after it.
+        signal?.throwIfAborted();
+        if (!message.event || !EVENT_NAMES.has(message.event)) continue;
+        ended = message.event === 'done' || message.event === 'error';
+        yield { event: message.event, data: JSON.parse(message.data) as unknown } as TConciergeEvent;
+      }
+    } finally {
+      // Leaving early (a `break`, an abort) cancels the body: the connection closes and the turn stops.
+      await events.return(undefined);
     }
     signal?.throwIfAborted();
     // A turn always ends with `done` or `error`: a body that stops before is a cut connection, and the

@@ -35,10 +35,13 @@ export class PartnerApiError extends Error {
   }
 }
 
-/** A concierge stream cut before its turn ended (the connection dropped): the answer is incomplete. */
+/**
+ * A concierge stream cut before its turn ended (the connection dropped, or the body ended early): the
+ * answer is incomplete. `cause` is the network error, when there was one.
+ */
 export class ConciergeStreamError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'ConciergeStreamError';
   }
 }
