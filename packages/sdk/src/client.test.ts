@@ -24,6 +24,14 @@ describe('construction', () => {
     }
     expect(sent).toHaveLength(0);
   });
+
+  it('takes the base URL with or without /v1', async () => {
+    for (const baseUrl of ['http://api.test', 'http://api.test/', 'http://api.test/v1', 'http://api.test/v1/']) {
+      const { fetch, sent } = scriptedFetch(json(200, { data: { id: 'key_1' } }));
+      await new PartnerClient({ apiKey: 'svc_sk_test_x', baseUrl, fetch, random: () => 0 }).me();
+      expect(sent[0]!.url).toBe('http://api.test/v1/partner/me');
+    }
+  });
 });
 
 describe('pagination', () => {

@@ -54,7 +54,8 @@ export class PartnerClient {
       throw new TypeError("PartnerClient needs a baseUrl: the API's origin, such as https://api.example.com.");
     this.#transport = new Transport({
       apiKey: options.apiKey,
-      baseUrl: options.baseUrl,
+      // The spec's base_url ends in /v1; the paths here carry it: either spelling of the origin works.
+      baseUrl: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, ''),
       // Called through globalThis: browsers refuse a fetch detached from it ("Illegal invocation").
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
       retry: options.retry ?? {},

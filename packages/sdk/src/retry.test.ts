@@ -20,6 +20,12 @@ describe('planRetry', () => {
     expect([1, 2, 3, 4, 5, 6].map((retry) => plan({ retry, options: { maxRetries: 10 } }))).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
   });
 
+  it('keeps the default of an option given as undefined (a setting read from an unset variable)', () => {
+    const unset = undefined as unknown as number;
+    expect(plan({ retry: 2, options: { baseDelayMs: unset, maxRetries: unset, jitterMs: unset } })).toBe(1000);
+    expect(plan({ retry: 4, options: { maxRetries: unset } })).toBeNull();
+  });
+
   it('retries 429 and 503 only', () => {
     expect(plan({ status: 503 })).toBe(500);
     for (const status of [400, 401, 404, 409, 500, 502]) expect(plan({ status })).toBeNull();

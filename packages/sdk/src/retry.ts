@@ -57,6 +57,13 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }
 
+/** The options given over the defaults: one given as undefined (`{ baseDelayMs: config.x }`) keeps its default. */
+function withDefaults(given: RetryOptions = {}): Required<RetryOptions> {
+  const options = { ...DEFAULTS };
+  for (const name of Object.keys(DEFAULTS) as (keyof RetryOptions)[]) options[name] = given[name] ?? DEFAULTS[name];
+  return options;
+}
+
 /**
  * How long to wait before retry number `retry` (1 for the first), or null to give up. Never sooner than
  * `Retry-After`; without one, exponential backoff. Gives up past `maxRetries`, or when the wait would
@@ -70,7 +77,7 @@ export function planRetry(input: {
   random: () => number;
   options?: RetryOptions;
 }): number | null {
-  const options = { ...DEFAULTS, ...input.options };
+  const options = withDefaults(input.options);
   if (!RETRYABLE_STATUSES.has(input.status) || input.retry > options.maxRetries) return null;
   const backoff = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (input.retry - 1));
   const wait = input.retryAfterMs ?? backoff;
