@@ -79,6 +79,33 @@ describe('Transport retries', () => {
     });
   });
 
+  it('retries a call whose connection failed, GET or keyed POST, with the same key; never one sent with retry: false', async () => {
+    const failed = () => {
+      throw new TypeError('fetch failed');
+    };
+    const get = scriptedFetch(failed, json(200, { data: { id: 'rst_1' } }));
+    expect(await transport(get.fetch).data('GET', '/v1/partner/restaurants/rst_1')).toEqual({ id: 'rst_1' });
+    expect(get.sent).toHaveLength(2);
+
+    const post = scriptedFetch(failed, failed, json(201, { data: { id: 'we_1' } }));
+    const { clock, slept } = fakeClock(NOW);
+    await transport(post.fetch, clock).data('POST', '/v1/partner/webhook-endpoints', { body: { url: 'https://x.test' } });
+    expect(new Set(post.sent.map((request) => request.headers['idempotency-key'])).size).toBe(1);
+    expect(slept).toEqual([750, 1250]);
+
+    const unkeyed = scriptedFetch(failed);
+    const withoutRetries = new Transport({
+      apiKey: 'k',
+      baseUrl: 'http://api.test',
+      fetch: unkeyed.fetch,
+      retry: false,
+      clock,
+      random: () => 0,
+    });
+    await expect(withoutRetries.data('POST', '/v1/partner/webhook-endpoints', { body: {} })).rejects.toThrow('fetch failed');
+    expect(unkeyed.sent).toHaveLength(1);
+  });
+
   it('gives each POST a key of its own, keeps the one given, and sends none with a GET', async () => {
     const { fetch, sent } = scriptedFetch(json(200, { data: 1 }), json(200, { data: 2 }), json(200, { data: 3 }), json(200, { data: 4 }));
     const client = transport(fetch);

@@ -45,7 +45,7 @@ function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** Sends requests: authentication, JSON, retries on 429 and 503, errors as PartnerApiError. */
+/** Sends requests: authentication, JSON, retries on 429, 503 and failed connections, errors as PartnerApiError. */
 export class Transport {
   constructor(private readonly options: TransportOptions) {}
 
@@ -69,14 +69,27 @@ export class Transport {
     if (key !== undefined) headers['idempotency-key'] = key;
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const started = clock.now();
+    const plan = (attempt: number, status: number, retryAfterMs: number | null) =>
+      retry === false
+        ? null
+        : planRetry({ retry: attempt, status, retryAfterMs, elapsedMs: clock.now() - started, random, options: retry });
     for (let attempt = 1; ; attempt++) {
-      const res = await this.options.fetch(url, { method, headers, body, signal: call.signal });
+      let res: Response;
+      try {
+        res = await this.options.fetch(url, { method, headers, body, signal: call.signal });
+      } catch (err) {
+        // No answer: the connection failed or broke (fetch's TypeError; a stale keep-alive socket, a
+        // gateway restarting). Retried as a 503 when a second run cannot do the call twice: a GET, or a
+        // call carrying its Idempotency-Key. An abort is the caller's and ends the call.
+        const safe = method === 'GET' || key !== undefined;
+        const delay = err instanceof TypeError && safe && !call.signal?.aborted ? plan(attempt, 503, null) : null;
+        if (delay === null) throw err;
+        await clock.sleep(delay, call.signal);
+        continue;
+      }
       if (res.ok || call.accept?.includes(res.status)) return res;
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), clock.now());
-      const delay =
-        retry === false
-          ? null
-          : planRetry({ retry: attempt, status: res.status, retryAfterMs, elapsedMs: clock.now() - started, random, options: retry });
+      const delay = plan(attempt, res.status, retryAfterMs);
       if (delay === null) throw await apiErrorFrom(res, retryAfterMs === null ? undefined : Math.ceil(retryAfterMs / 1000));
       await res.body?.cancel();
       await clock.sleep(delay, call.signal);
