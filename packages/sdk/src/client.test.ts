@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartnerClient } from './client.js';
-import { fakeClock, json, scriptedFetch } from './testing/fake-fetch.js';
+import { apiError, fakeClock, json, scriptedFetch } from './testing/fake-fetch.js';
 
 const item = (id: string, updatedAt = '2026-01-01T00:00:00.000Z') => ({ id, name: id, updatedAt });
 const tombstone = (id: string) => ({ id, object: 'item', deleted: true, updatedAt: '2026-01-01T00:00:01.000Z' });
@@ -103,6 +103,25 @@ describe('sync', () => {
     expect(resumed).toEqual(['itm_2', 'itm_3']);
     expect(new URL(sent[2]!.url).searchParams.get('cursor')).toBe('c1');
     expect(new URL(sent[2]!.url).searchParams.get('updatedAfter')).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('starts the pass over from updatedAfter when a stored cursor is refused, and throws other errors', async () => {
+    const { fetch, sent } = scriptedFetch(
+      apiError(400, 'invalid_cursor'),
+      json(200, { data: [item('itm_1')], meta: meta(null) }),
+      apiError(400, 'invalid_request'),
+    );
+    const sync = client(fetch).items.sync('rst_1', { updatedAfter: '2026-01-01T00:00:00.000Z', cursor: 'from-an-old-key' });
+    const changes = [];
+    for await (const change of sync) changes.push(change.type === 'upsert' && change.item.id);
+    expect(changes).toEqual(['itm_1']);
+    expect(new URL(sent[1]!.url).searchParams.has('cursor')).toBe(false);
+    expect(new URL(sent[1]!.url).searchParams.get('updatedAfter')).toBe('2026-01-01T00:00:00.000Z');
+    await expect(
+      (async () => {
+        for await (const change of sync) void change;
+      })(),
+    ).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it('on fullResyncRequired says reset, then lists everything from scratch', async () => {

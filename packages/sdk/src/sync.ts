@@ -1,4 +1,5 @@
 import type { TItem, TItemListMeta, TTombstone } from '@partner/contracts';
+import { isApiError } from './errors.js';
 import type { Page } from './pagination.js';
 
 /** `meta` of an item listing (spec 2.5). */
@@ -54,7 +55,17 @@ export class ItemSync implements AsyncIterable<SyncChange> {
     for (;;) {
       const { updatedAfter, cursor } = this.#state;
       // A cursor is bound to the filters that issued it: it travels with the same updatedAfter.
-      const page = await this.fetchPage({ updatedAfter: updatedAfter ?? undefined, cursor: cursor ?? undefined });
+      let page: ItemPage;
+      try {
+        page = await this.fetchPage({ updatedAfter: updatedAfter ?? undefined, cursor: cursor ?? undefined });
+      } catch (err) {
+        // A stored cursor the API no longer takes (its signing key rotated, or it was stored beside
+        // another updatedAfter): the pass starts over from updatedAfter. What it repeats are changes
+        // already applied, each as it is now.
+        if (cursor === null || !isApiError(err, 'invalid_cursor', 'cursor_filter_mismatch')) throw err;
+        this.#state = { updatedAfter, cursor: null };
+        continue;
+      }
       if (page.meta.fullResyncRequired && updatedAfter !== null) {
         // Older than the tombstone retention: deletions may be missing. The state moves only once the
         // caller has taken the reset, so a loop left at this point sees the reset again next pass.
