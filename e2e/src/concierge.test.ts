@@ -239,10 +239,10 @@ describe('stream plumbing', () => {
 
 describe('not servable', () => {
   it.each([
-    ['the subscription lapsed', { subscriptionStatus: 'lapsed' }],
-    ['the owner switched the assistant off', { conciergeEnabled: false }],
-    ['the concierge add-on is off', { conciergeAddon: false }],
-  ])('when %s: the bootstrap says enabled false and chat is 403 concierge_unavailable', async (_name, settings) => {
+    ['the subscription lapsed', { subscriptionStatus: 'lapsed' }, 'subscription_inactive'],
+    ['the owner switched the assistant off', { conciergeEnabled: false }, 'concierge_unavailable'],
+    ['the concierge add-on is off', { conciergeAddon: false }, 'concierge_unavailable'],
+  ])('when %s: the bootstrap says enabled false and chat is 403 %s', async (_name, settings, code) => {
     const { restaurant, auth } = await conciergeRestaurant('test');
     await stack.console.updateRestaurant(restaurant.id, settings);
     const boot = await request(stack.gatewayUrl).get(`/v1/partner/embed/restaurants/${restaurant.id}/concierge`).set(auth);
@@ -253,7 +253,7 @@ describe('not servable', () => {
       .post(`/v1/partner/restaurants/${restaurant.id}/concierge/chat`)
       .set(auth)
       .send({ message: 'hi' });
-    expectError(chat, 403, 'concierge_unavailable');
+    expectError(chat, 403, code);
   });
 
   it('when the platform kill switch is on', async () => {

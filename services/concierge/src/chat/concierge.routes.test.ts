@@ -74,15 +74,16 @@ describe('request validation', () => {
 
 describe('a concierge that cannot be served', () => {
   it.each([
-    ['the subscription lapsed', { subscription_status: 'lapsed' as const }],
-    ['the Partner API add-on is off', { partner_api_addon: false }],
-    ['the concierge add-on is off', { concierge_addon: false }],
-    ['the owner switched the assistant off', { concierge_enabled: false }],
-  ])('when %s: 403 concierge_unavailable before any stream, for live and test keys, nothing metered', async (_name, state) => {
+    // A lapsed restaurant answers as every read of it does (spec 3: data access paused).
+    ['the subscription lapsed', { subscription_status: 'lapsed' as const }, 'subscription_inactive'],
+    ['the Partner API add-on is off', { partner_api_addon: false }, 'subscription_inactive'],
+    ['the concierge add-on is off', { concierge_addon: false }, 'concierge_unavailable'],
+    ['the owner switched the assistant off', { concierge_enabled: false }, 'concierge_unavailable'],
+  ])('when %s: 403 %s before any stream, for live and test keys, nothing metered', async (_name, state, code) => {
     const { restaurant, owner } = await seedRestaurant(h.deps.db, state);
     for (const principal of [keyPrincipalFor(owner), testKey(owner)]) {
       for (const route of ['server', 'embed'] as const) {
-        expectError(await chat(h, principal, restaurant.id, { message: 'hi' }, { route }), 403, 'concierge_unavailable');
+        expectError(await chat(h, principal, restaurant.id, { message: 'hi' }, { route }), 403, code);
       }
     }
     expect(h.model.requests).toHaveLength(0);

@@ -2,7 +2,7 @@ import type { KeyPrincipal } from '@partner/auth';
 import { type ConciergeContext, findConciergeContext, menuEtagOf, type RestaurantRow } from '@partner/db';
 import { AppError } from '@partner/contracts';
 import { newId } from '@partner/http';
-import { billingPeriod } from '@partner/entitlements';
+import { billingPeriod, requireActiveSubscription } from '@partner/entitlements';
 import type { TChatRequest, TConciergeBootstrap } from '@partner/contracts';
 import type { TurnOutcome } from '../concierge-metrics.js';
 import type { ConciergeDeps } from '../deps.js';
@@ -77,6 +77,8 @@ export async function prepareTurn(deps: ConciergeDeps, principal: KeyPrincipal, 
   if (!grantAllowsChat(found.grantScopes)) {
     throw new AppError('forbidden_scope', "The restaurant's grant to your organisation does not include the concierge:chat scope.");
   }
+  // Spec 3 and 7: a lapsed restaurant's data access is paused, its assistant's too: the code every read answers.
+  requireActiveSubscription(found.restaurant);
   if (!servable(found)) {
     throw new AppError('concierge_unavailable', "This restaurant's assistant is not available right now.");
   }
