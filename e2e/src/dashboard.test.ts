@@ -85,6 +85,10 @@ describe('an owner in Chromium', () => {
     const value = (await tab.getByTestId('shown-once').textContent())!;
     expect(value).toMatch(/^svc_sk_test_[0-9A-Za-z]{38}$/);
     await saveScreenshot(tab, 'dashboard-key-shown-once.png');
+    // A browser that refuses the clipboard: the button says so rather than "Copied" (the value is shown once).
+    await tab.evaluate('navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"))');
+    await tab.getByRole('button', { name: 'Copy' }).click();
+    await tab.getByRole('button', { name: /Copy failed/ }).waitFor();
     const me = await fetch(`${stack.gatewayUrl}/v1/partner/me`, { headers: { Authorization: `Bearer ${value}` } });
     expect(me.status).toBe(200);
     await tab.getByRole('button', { name: 'Done' }).click();
@@ -100,6 +104,20 @@ describe('an owner in Chromium', () => {
         return row.getByRole('cell').nth(4).textContent();
       })
       .not.toBe('Never');
+
+    // A key past its expiry is refused like an unknown one: the list says expired, not active.
+    await stack.console.createKey({
+      restaurantId: world.restaurantId,
+      type: 'secret',
+      environment: 'test',
+      name: 'Short-lived',
+      expiresAt: new Date(Date.now() + 2_000).toISOString(),
+    });
+    await tab.reload();
+    await expect.poll(() => tab.getByRole('row', { name: /Short-lived/ }).textContent()).toMatch(/active.*expires/);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await tab.reload();
+    await expect.poll(() => tab.getByRole('row', { name: /Short-lived/ }).textContent()).toContain('expired');
   }, 60_000);
 
   it('creates a webhook endpoint, sends a test event, sees a delivery and resends it', async () => {
@@ -184,10 +202,16 @@ describe('an owner in Chromium', () => {
       await expect.poll(() => state.textContent()).toBe(to);
       expect((await stack.console.getRestaurant(world.restaurantId)).conciergeEnabled).toBe(to === 'on');
     };
+    // What the owner is typing survives the switch, and is not said to be saved.
+    const notes = tab.getByLabel('House notes');
+    await notes.fill('Typed, not saved yet');
     if (before === 'on') await flip('off');
     await flip('on');
     await flip('off');
     await flip('on');
+    expect(await notes.inputValue()).toBe('Typed, not saved yet');
+    expect(await tab.getByText('Saved.').count()).toBe(0);
+    expect((await stack.console.getRestaurant(world.restaurantId)).houseNotes).not.toBe('Typed, not saved yet');
   }, 60_000);
 
   it("previews a dish in 3D with the project's own viewer, and tries the concierge widget, both live in test mode", async () => {
@@ -236,6 +260,22 @@ describe('an owner in Chromium', () => {
     await other.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     await context.close();
     await tab.goBack();
+  }, 60_000);
+
+  it('says so on the overview when the webhook endpoints could not be read, rather than that all is well', async () => {
+    await tab.route('**/webhook-endpoints?limit=100', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"error":{"code":"service_unavailable","message":"x","requestId":"r"}}',
+      }),
+    );
+    try {
+      await visit(tab, 'Overview', 'Chez Dashboard', 'overview-webhooks-unknown');
+      await tab.getByText('The state of your webhook endpoints could not be checked just now.').waitFor();
+    } finally {
+      await tab.unroute('**/webhook-endpoints?limit=100');
+    }
   }, 60_000);
 
   it('has every other page accessible too', async () => {

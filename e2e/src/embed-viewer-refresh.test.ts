@@ -24,7 +24,9 @@ async function openViewer(path: string, options: { model?: boolean } = {}) {
     (tab) => tab.clock.install(),
   );
   const loads = () => requests.filter((url) => url.includes(ITEM_LOADS));
-  await expect.poll(() => loads().length, { timeout: 5000 }).toBe(1);
+  // Shown, and so its refresh planned: the clock may move from here.
+  await expect.poll(() => tab.locator('service-viewer .stage').count(), { timeout: 5000 }).toBe(1);
+  expect(loads()).toHaveLength(1);
   return { restaurant, tab, loads };
 }
 

@@ -56,6 +56,8 @@ export async function lockOwnerTestKeys(
   tx: Executor,
   owner: { restaurantId?: string; integratorOrgId?: string },
   now: Date,
+  /** Keys the platform manages for the owner (the dashboard's preview key): not the owner's to count. */
+  notCounted: readonly string[] = [],
 ): Promise<number> {
   const ownerId = owner.restaurantId ?? owner.integratorOrgId!;
   await sql`select pg_advisory_xact_lock(${0x4b59}, hashtext(${ownerId}))`.execute(tx);
@@ -67,6 +69,7 @@ export async function lockOwnerTestKeys(
     .where('environment', '=', 'test')
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .$if(notCounted.length > 0, (query) => query.where('key_hash', 'not in', notCounted))
     .executeTakeFirstOrThrow();
   return Number(count);
 }

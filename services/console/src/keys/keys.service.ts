@@ -58,7 +58,8 @@ export async function createKey(deps: ConsoleDeps, body: z.infer<typeof ZCreateK
   const generated = generateApiKey(body.type, body.environment);
   const row = await deps.db.transaction().execute(async (tx) => {
     // Test keys read live menus unmetered: an owner has a handful, not an unlimited supply.
-    if (body.environment === 'test' && (await lockOwnerTestKeys(tx, body, deps.now())) >= MAX_TEST_KEYS_PER_OWNER) {
+    const managed = body.restaurantId ? [...managedKeyHashes(deps, body.restaurantId).keys()] : [];
+    if (body.environment === 'test' && (await lockOwnerTestKeys(tx, body, deps.now(), managed)) >= MAX_TEST_KEYS_PER_OWNER) {
       throw new AppError('key_limit_reached', `An account may have ${MAX_TEST_KEYS_PER_OWNER} active test keys. Revoke one first.`);
     }
     return insertApiKey(tx, {

@@ -103,16 +103,20 @@ export function ShownOnce(props: { label: string; value: string; onDone: () => v
   );
 }
 
+/** Copies `value`, and says so only once it is copied: a secret shown once must not be lost to a false "Copied". */
 export function CopyButton(props: { value: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
-    await navigator.clipboard.writeText(props.value).catch(() => undefined);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 2000);
+    const copied = await navigator.clipboard.writeText(props.value).then(
+      () => true,
+      () => false,
+    );
+    setState(copied ? 'copied' : 'failed');
+    if (copied) setTimeout(() => setState('idle'), 2000);
   };
   return (
     <Button onClick={() => void copy()} aria-live="polite">
-      {copied ? 'Copied' : (props.label ?? 'Copy')}
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select the text and copy it' : (props.label ?? 'Copy')}
     </Button>
   );
 }

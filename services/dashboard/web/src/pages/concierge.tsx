@@ -12,23 +12,33 @@ export function ConciergeTab({ owner }: TabProps) {
   const base = ownerPath(owner);
   const restaurant = useLoad(() => get<TConsoleRestaurant>(base), [owner.id]);
   const [saved, setSaved] = useState(false);
-  const patch = useAction(async (changes: Record<string, unknown>) => {
+  const toggle = useAction(async (enabled: boolean) => {
+    await send('PATCH', base, { conciergeEnabled: enabled });
+    restaurant.reload();
+  });
+  const save = useAction(async () => {
     setSaved(false);
-    await send('PATCH', base, changes);
+    await send('PATCH', base, {
+      concierge: { displayName: form!.displayName, welcomeMessage: form!.welcomeMessage },
+      houseNotes: form!.houseNotes || null,
+    });
     restaurant.reload();
     setSaved(true);
   });
-  const [form, setForm] = useState({ displayName: '', welcomeMessage: '', houseNotes: '' });
+  // Filled from the restaurant when it first loads: a reload for another reason (the switch) keeps what
+  // the owner is typing.
+  const [form, setForm] = useState<{ restaurantId: string; displayName: string; welcomeMessage: string; houseNotes: string } | null>(null);
   useEffect(() => {
-    if (restaurant.data) {
+    if (restaurant.data && form?.restaurantId !== restaurant.data.id) {
       setForm({
+        restaurantId: restaurant.data.id,
         displayName: restaurant.data.concierge.displayName,
         welcomeMessage: restaurant.data.concierge.welcomeMessage,
         houseNotes: restaurant.data.houseNotes ?? '',
       });
     }
   }, [restaurant.data]);
-  if (!restaurant.data) return restaurant.error ? <ErrorNote error={restaurant.error} /> : <Loading />;
+  if (!restaurant.data || !form) return restaurant.error ? <ErrorNote error={restaurant.error} /> : <Loading />;
   const on = restaurant.data.conciergeEnabled;
   return (
     <>
@@ -40,7 +50,8 @@ export function ConciergeTab({ owner }: TabProps) {
         <p>
           The concierge is <strong data-testid="concierge-state">{on ? 'on' : 'off'}</strong>.
         </p>
-        <Button variant={on ? 'danger' : 'primary'} busy={patch.running} onClick={() => void patch.run({ conciergeEnabled: !on })}>
+        <ErrorNote error={toggle.error} />
+        <Button variant={on ? 'danger' : 'primary'} busy={toggle.running} onClick={() => void toggle.run(!on)}>
           {on ? 'Switch the concierge off' : 'Switch the concierge on'}
         </Button>
       </Section>
@@ -52,10 +63,7 @@ export function ConciergeTab({ owner }: TabProps) {
           class="stack"
           onSubmit={(event) => {
             event.preventDefault();
-            void patch.run({
-              concierge: { displayName: form.displayName, welcomeMessage: form.welcomeMessage },
-              houseNotes: form.houseNotes || null,
-            });
+            void save.run();
           }}
         >
           <Field label="Name">
@@ -82,10 +90,10 @@ export function ConciergeTab({ owner }: TabProps) {
               onInput={(e) => setForm({ ...form, houseNotes: e.currentTarget.value })}
             />
           </Field>
-          <ErrorNote error={patch.error} />
+          <ErrorNote error={save.error} />
           {saved && <Note tone="success">Saved.</Note>}
           <div class="actions">
-            <Button type="submit" variant="primary" busy={patch.running}>
+            <Button type="submit" variant="primary" busy={save.running}>
               Save
             </Button>
           </div>

@@ -92,7 +92,9 @@ export function KeysTab({ owner }: TabProps) {
                     <td class="small" data-testid={`last-used-${key.id}`}>
                       {key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}
                     </td>
-                    <td>{key.revokedAt ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}</td>
+                    <td>
+                      <KeyStatus keyRow={key} />
+                    </td>
                     <td>
                       {key.managedBy ? (
                         <span class="muted small">{MANAGED[key.managedBy]}</span>
@@ -111,6 +113,18 @@ export function KeysTab({ owner }: TabProps) {
           </TableScroll>
         )}
       </Section>
+    </>
+  );
+}
+
+/** Revoked, expired (the API refuses it as any unknown key) or active, with the expiry ahead when it has one. */
+function KeyStatus({ keyRow }: { keyRow: TConsoleKey }) {
+  if (keyRow.revokedAt) return <Badge tone="bad">revoked</Badge>;
+  if (keyRow.expiresAt && Date.parse(keyRow.expiresAt) <= Date.now()) return <Badge tone="bad">expired</Badge>;
+  return (
+    <>
+      <Badge tone="good">active</Badge>
+      {keyRow.expiresAt && <div class="muted small">expires {formatDate(keyRow.expiresAt)}</div>}
     </>
   );
 }

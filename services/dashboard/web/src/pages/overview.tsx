@@ -18,7 +18,8 @@ export function OverviewTab({ owner }: TabProps) {
     const [restaurant, usage, endpoints] = await Promise.all([
       get<TConsoleRestaurant>(base),
       get<TUsage>(`${base}/usage`),
-      get<TWebhookEndpoint[]>(`${base}/webhook-endpoints?limit=100`).catch(() => [] as TWebhookEndpoint[]),
+      // Null when they could not be read: never taken for "no endpoint needs attention".
+      get<TWebhookEndpoint[]>(`${base}/webhook-endpoints?limit=100`).catch(() => null),
     ]);
     return { restaurant, usage, endpoints };
   }, [owner.id]);
@@ -29,7 +30,10 @@ export function OverviewTab({ owner }: TabProps) {
       ? [{ text: 'Your subscription has lapsed: the API and the concierge answer 403 until it is renewed.', href: base }]
       : []),
     ...(restaurant.suspended ? [{ text: 'This restaurant is suspended: every key is refused. Contact the platform.', href: base }] : []),
-    ...endpoints
+    ...(endpoints === null
+      ? [{ text: 'The state of your webhook endpoints could not be checked just now.', href: `${base}/webhooks` }]
+      : []),
+    ...(endpoints ?? [])
       .filter((endpoint) => endpoint.status === 'disabled')
       .map((endpoint) => ({
         text: `The webhook endpoint ${endpoint.url} was disabled: ${endpoint.disabledReason ?? 'deliveries kept failing'}.`,
