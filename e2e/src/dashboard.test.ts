@@ -171,6 +171,44 @@ describe('an owner in Chromium', () => {
     await saveScreenshot(tab, 'dashboard-webhooks-deliveries.png', { fullPage: true });
   }, 90_000);
 
+  it('re-enables an endpoint disabled by its receiver and resends what it missed; pages through older deliveries', async () => {
+    let gone = true;
+    const flaky = await startReceiver(() => (gone ? 410 : 200));
+    try {
+      await visit(tab, 'Webhooks', 'Webhooks', 'webhooks');
+      await tab.getByRole('button', { name: 'New endpoint' }).click();
+      await tab.getByLabel('URL').fill(flaky.url);
+      await tab.getByRole('checkbox', { name: 'item.updated' }).check();
+      await tab.getByRole('button', { name: 'Add endpoint' }).click();
+      await tab.getByRole('button', { name: 'Done' }).click();
+
+      // 410 Gone disables the endpoint at once; a change while it is disabled is kept as skipped.
+      await stack.console.updateItem(world.itemId, { priceCents: 1450 });
+      await expect.poll(() => flaky.received.length, { timeout: 15_000 }).toBe(1);
+      const endpointRow = tab.getByRole('listitem').filter({ hasText: flaky.url });
+      await expect.poll(async () => (await tab.reload(), await endpointRow.textContent()), { timeout: 15_000 }).toContain('disabled');
+      await stack.console.updateItem(world.itemId, { priceCents: 1500 });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+      gone = false;
+      await endpointRow.getByRole('button', { name: 'Re-enable…' }).click();
+      await tab.getByRole('button', { name: 'Re-enable and resend what it missed' }).click();
+      await tab.getByText(`${flaky.url} is active again; 2 missed events queued again.`).waitFor();
+      await expect.poll(() => flaky.received.length, { timeout: 15_000 }).toBe(3);
+
+      // A long log shows its newest page, and older ones on request.
+      for (let price = 1510; price < 1560; price += 1) await stack.console.updateItem(world.itemId, { priceCents: price });
+      await expect.poll(() => flaky.received.length, { timeout: 30_000 }).toBe(53);
+      await tab.reload();
+      const rows = tab.getByRole('region', { name: 'Deliveries' }).getByRole('row');
+      await expect.poll(() => rows.count()).toBe(51); // the header and a page of 50
+      await tab.getByRole('button', { name: 'Show older deliveries' }).click();
+      await expect.poll(() => rows.count()).toBeGreaterThan(51);
+    } finally {
+      await flaky.close();
+    }
+  }, 120_000);
+
   it("approves an integrator's connect link on a consent screen that names it and its scopes", async () => {
     const integrator = await signInByLink(browser, stack, 'dev@pos.test');
     await visit(integrator, 'Connect links', 'Connect links', 'integrator-connect-links');

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { TWebhookDelivery, TWebhookEndpoint } from '@partner/contracts';
+import type { TWebhookDelivery, TWebhookEndpoint, TWebhookRecovery } from '@partner/contracts';
 import { call, get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
@@ -29,21 +29,47 @@ const STATUS_TONE: Record<string, 'good' | 'bad' | 'neutral' | 'warn'> = {
   disabled: 'bad',
 };
 
-/** Endpoints (create, test, rotate, re-enable, delete) and the deliveries made to them (resend). */
+const DELIVERIES_PAGE = 50;
+
+/** What a recovery did, in words: how many missed events were queued again, and whether more remain. */
+function recoveryNotice(url: string, recovery: TWebhookRecovery, reEnabled: boolean): string {
+  const queued = `${recovery.queued} missed event${recovery.queued === 1 ? '' : 's'} queued again`;
+  const held = recovery.held ? ` (${recovery.held} held until your subscription is renewed)` : '';
+  const more = recovery.truncated ? ' More were missed than one step takes: resend missed events again for the next ones.' : '';
+  return `${reEnabled ? `${url} is active again; ` : ''}${queued}${held}.${more}`;
+}
+
+/** Endpoints (create, test, rotate, re-enable, resend what they missed, delete) and their deliveries (resend). */
 export function WebhooksTab({ owner }: TabProps) {
   const base = ownerPath(owner);
   const endpoints = useLoad(() => get<TWebhookEndpoint[]>(`${base}/webhook-endpoints?limit=100`), [owner.id]);
-  const deliveries = useLoad(() => get<TWebhookDelivery[]>(`${base}/webhook-deliveries?limit=50`), [owner.id]);
+  // The newest page, then older ones on demand: after an outage the log is long.
+  const deliveries = useLoad(() => call<TWebhookDelivery[]>('GET', `${base}/webhook-deliveries?limit=${DELIVERIES_PAGE}`), [owner.id]);
+  const [older, setOlder] = useState<{ rows: TWebhookDelivery[]; nextCursor: string | null } | null>(null);
+  const shown = [...(deliveries.data?.data ?? []), ...(older?.rows ?? [])];
+  const nextCursor = older ? older.nextCursor : ((deliveries.data?.meta?.nextCursor as string | null | undefined) ?? null);
+  const showOlder = useAction(async () => {
+    const page = await call<TWebhookDelivery[]>(
+      'GET',
+      `${base}/webhook-deliveries?limit=${DELIVERIES_PAGE}&cursor=${encodeURIComponent(nextCursor!)}`,
+    );
+    setOlder({ rows: [...(older?.rows ?? []), ...page.data], nextCursor: (page.meta?.nextCursor as string | null | undefined) ?? null });
+  });
+  const reloadDeliveries = () => {
+    setOlder(null);
+    deliveries.reload();
+  };
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<TWebhookEndpoint | null>(null);
+  const [recovering, setRecovering] = useState<TWebhookEndpoint | null>(null);
   const [inspecting, setInspecting] = useState<TWebhookDelivery | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => {
     endpoints.reload();
-    deliveries.reload();
+    reloadDeliveries();
   };
-  const act = useAction(async (what: 'test' | 'rotate-secret' | 'enable' | 'delete', endpoint: TWebhookEndpoint) => {
+  const act = useAction(async (what: 'test' | 'rotate-secret' | 'delete', endpoint: TWebhookEndpoint) => {
     setNotice(null);
     if (what === 'delete') {
       if (!confirm(`Delete the endpoint ${endpoint.url}? Nothing more is sent to it.`)) return;
@@ -58,9 +84,6 @@ export function WebhooksTab({ owner }: TabProps) {
           ? `Test event delivered: your endpoint answered ${delivery.responseStatus} in ${delivery.durationMs} ms.`
           : `The test event was not accepted: ${delivery.error ?? `your endpoint answered ${delivery.responseStatus}`}.`,
       );
-    } else {
-      await send('POST', `${base}/webhook-endpoints/${endpoint.id}/enable`, {});
-      setNotice(`${endpoint.url} is active again. Events kept while it was disabled can be resent below.`);
     }
     refresh();
   });
@@ -72,7 +95,7 @@ export function WebhooksTab({ owner }: TabProps) {
         ? `${delivery.eventType} is already under way to this endpoint: its next attempt goes now.`
         : `${delivery.eventType} queued again: a new delivery appears below.`,
     );
-    deliveries.reload();
+    reloadDeliveries();
   });
   return (
     <>
@@ -106,6 +129,19 @@ export function WebhooksTab({ owner }: TabProps) {
           }}
         />
       )}
+      {recovering && (
+        <RecoverForm
+          key={recovering.id}
+          base={base}
+          endpoint={recovering}
+          onCancel={() => setRecovering(null)}
+          onDone={(text) => {
+            setRecovering(null);
+            setNotice(text);
+            refresh();
+          }}
+        />
+      )}
       <Section title="Endpoints">
         <ErrorNote error={endpoints.error ?? act.error} />
         {!endpoints.data ? (
@@ -124,13 +160,18 @@ export function WebhooksTab({ owner }: TabProps) {
                 <Badge tone={STATUS_TONE[endpoint.status] ?? 'neutral'}>{endpoint.status}</Badge>
                 <div class="actions">
                   {endpoint.status === 'disabled' ? (
-                    <Button variant="primary" busy={act.running} onClick={() => void act.run('enable', endpoint)}>
-                      Re-enable
+                    <Button variant="primary" onClick={() => setRecovering(endpoint)}>
+                      Re-enable…
                     </Button>
                   ) : (
-                    <Button busy={act.running} onClick={() => void act.run('test', endpoint)}>
-                      Send test event
-                    </Button>
+                    <>
+                      <Button busy={act.running} onClick={() => void act.run('test', endpoint)}>
+                        Send test event
+                      </Button>
+                      <Button onClick={() => setRecovering(endpoint)} aria-label={`Resend missed events… to ${endpoint.url}`}>
+                        Resend missed events…
+                      </Button>
+                    </>
                   )}
                   <Button onClick={() => setEditing(endpoint)} aria-label={`Edit ${endpoint.url}`}>
                     Edit
@@ -153,11 +194,11 @@ export function WebhooksTab({ owner }: TabProps) {
         )}
       </Section>
       {inspecting && <DeliveryDetail base={base} delivery={inspecting} onClose={() => setInspecting(null)} />}
-      <Section title="Deliveries" action={<Button onClick={deliveries.reload}>Refresh</Button>}>
-        <ErrorNote error={deliveries.error ?? resend.error} />
+      <Section title="Deliveries" action={<Button onClick={reloadDeliveries}>Refresh</Button>}>
+        <ErrorNote error={deliveries.error ?? resend.error ?? showOlder.error} />
         {!deliveries.data ? (
           <Loading />
-        ) : deliveries.data.length === 0 ? (
+        ) : shown.length === 0 ? (
           <p class="muted">Nothing delivered yet.</p>
         ) : (
           <TableScroll label="Deliveries">
@@ -175,7 +216,7 @@ export function WebhooksTab({ owner }: TabProps) {
                 </tr>
               </thead>
               <tbody>
-                {deliveries.data.map((delivery) => (
+                {shown.map((delivery) => (
                   <tr key={delivery.id}>
                     <td>
                       <code>{delivery.eventType}</code>
@@ -212,8 +253,78 @@ export function WebhooksTab({ owner }: TabProps) {
             </table>
           </TableScroll>
         )}
+        {nextCursor && (
+          <div class="actions">
+            <Button busy={showOlder.running} onClick={() => void showOlder.run()}>
+              Show older deliveries
+            </Button>
+          </div>
+        )}
       </Section>
     </>
+  );
+}
+
+/** As a datetime-local input shows a time: the browser's local time, to the minute. */
+const localInputValue = (date: Date) => new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
+/**
+ * Re-enable a disabled endpoint (and queue again what it missed since a time), or queue again what an
+ * active one missed: every event whose deliveries to it since then failed, expired or were skipped.
+ */
+function RecoverForm(props: { base: string; endpoint: TWebhookEndpoint; onCancel: () => void; onDone: (notice: string) => void }) {
+  const { endpoint } = props;
+  const disabled = endpoint.status === 'disabled';
+  const now = new Date();
+  const [since, setSince] = useState(localInputValue(new Date(now.getTime() - 3 * 86_400_000)));
+  const path = `${props.base}/webhook-endpoints/${endpoint.id}`;
+  const run = useAction(async (resend: boolean) => {
+    const recoverSince = new Date(since).toISOString();
+    if (!disabled) {
+      const recovery = await send<TWebhookRecovery>('POST', `${path}/recover`, { since: recoverSince });
+      return props.onDone(recoveryNotice(endpoint.url, recovery, false));
+    }
+    const answer = await call('POST', `${path}/enable`, resend ? { recoverSince } : {});
+    const recovery = answer.meta?.recovery as TWebhookRecovery | undefined;
+    props.onDone(recovery ? recoveryNotice(endpoint.url, recovery, true) : `${endpoint.url} is active again.`);
+  });
+  const title = disabled ? 'Re-enable the endpoint' : 'Resend missed events';
+  return (
+    <form
+      class="card stack"
+      aria-label={title}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void run.run(true);
+      }}
+    >
+      <h2>{title}</h2>
+      <p>
+        <code class="break">{endpoint.url}</code>
+      </p>
+      <Field label="Missed since" hint="Every event since then that did not reach it is sent again (30 days back at most).">
+        <input
+          type="datetime-local"
+          required
+          value={since}
+          min={localInputValue(new Date(now.getTime() - 30 * 86_400_000))}
+          max={localInputValue(now)}
+          onInput={(e) => setSince(e.currentTarget.value)}
+        />
+      </Field>
+      <ErrorNote error={run.error} />
+      <div class="actions">
+        <Button type="submit" variant="primary" busy={run.running}>
+          {disabled ? 'Re-enable and resend what it missed' : 'Resend missed events'}
+        </Button>
+        {disabled && (
+          <Button busy={run.running} onClick={() => void run.run(false)}>
+            Re-enable only
+          </Button>
+        )}
+        <Button onClick={props.onCancel}>Cancel</Button>
+      </div>
+    </form>
   );
 }
 
