@@ -56,14 +56,14 @@ export async function listMemberships(db: Executor, accountId: string): Promise<
 
 const ownerColumn = (kind: OwnerKind) => (kind === 'restaurant' ? 'restaurant_id' : 'integrator_org_id');
 
-/** Adds the account to the owner's team; an existing membership keeps its role. */
+/** Adds the account to the owner's team: false when it is on it already (its role is kept). */
 export async function insertMembership(
   db: Executor,
   accountId: string,
   owner: { kind: OwnerKind; id: string },
   role: TRole,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const { numInsertedOrUpdatedRows } = await db
     .insertInto('memberships')
     .values({
       account_id: accountId,
@@ -77,7 +77,8 @@ export async function insertMembership(
         .where(ownerColumn(owner.kind), 'is not', null)
         .doNothing(),
     )
-    .execute();
+    .executeTakeFirst();
+  return (numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
 /** Removes the account from the owner's team; the role it had there, or undefined when it was none of it. */

@@ -40,7 +40,10 @@ export function registerMemberRoutes(router: Router, deps: SignInDeps): void {
       const name = await ownerName(deps, owner);
       const account = await deps.db.transaction().execute(async (tx) => {
         const account = await ensureAccount(tx, { id: newId('acc'), email: body.email, name: body.name ?? null });
-        await insertMembership(tx, account.id, owner, body.role);
+        // Not an invitation again (nor another e-mail), and never a role changed by the way.
+        if (!(await insertMembership(tx, account.id, owner, body.role))) {
+          throw new AppError('conflict', `${body.email} is on this team already.`, { param: 'email' });
+        }
         return account;
       });
       const linkSent = await mailSignInLink(deps, account, {

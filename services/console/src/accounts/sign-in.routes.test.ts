@@ -216,6 +216,18 @@ describe('sessions', () => {
     expectError(await request(h.app).get(`/console/restaurants/${restaurant.id}`).set(member.headers), 404, 'not_found');
   });
 
+  it('refuses to invite someone on the team already (409), sending nothing and keeping their role', async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    const owner = await h.signIn(newEmail(), [{ owner: { kind: 'restaurant', id: restaurant.id } }]);
+    const email = newEmail();
+    const member = await h.signIn(email, [{ owner: { kind: 'restaurant', id: restaurant.id }, role: 'member' }]);
+    const invite = () =>
+      request(h.app).post(`/console/restaurants/${restaurant.id}/members`).set(owner.headers).send({ email, role: 'owner' });
+    expectError(await invite(), 409, 'conflict', 'email');
+    const members = await request(h.app).get(`/console/restaurants/${restaurant.id}/members`).set(owner.headers).expect(200);
+    expect(members.body.data.find((m: { accountId: string }) => m.accountId === member.accountId)).toMatchObject({ role: 'member' });
+  });
+
   it('keeps a team its last owner, and removes a member of a team that has no owner yet', async () => {
     const restaurant = await seedRestaurant(h.deps);
     const owner = await h.signIn(newEmail(), [{ owner: { kind: 'restaurant', id: restaurant.id } }]);

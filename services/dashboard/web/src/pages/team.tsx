@@ -82,7 +82,9 @@ export function TeamTab({ owner }: TabProps) {
             {invited && (
               <Note tone="success">
                 {invited.email} was added
-                {invited.linkSent ? ' and sent a sign-in link.' : '. No e-mail is configured here: they sign in with a password.'}
+                {invited.linkSent
+                  ? ' and sent a sign-in link.'
+                  : '. No e-mail is configured on this platform, so no sign-in link was sent: ask its operator to let them in.'}
               </Note>
             )}
             <div class="actions">
