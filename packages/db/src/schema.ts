@@ -268,6 +268,8 @@ export interface AccountSessionsTable {
   csrf_token: string;
   created_at: CreatedAt;
   expires_at: Date;
+  /** When its holder signed in by an e-mailed link (null: by password). */
+  mailbox_proven_at: ColumnType<Date | null, Date | null | undefined, never>;
 }
 
 /** A one-time sign-in link sent by e-mail: the SHA-256 of its token. */

@@ -47,6 +47,7 @@ describe('migrateToLatest', () => {
       '2026-12-10-item-drafts',
       '2026-12-11-outbox-notify',
       '2026-12-12-idempotency-claim-token',
+      '2026-12-13-session-mailbox-proof',
     ]);
 
     const again = await migrateToLatest(first);

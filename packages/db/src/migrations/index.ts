@@ -20,6 +20,7 @@ import * as embedViews from './2026-12-09-embed-views.js';
 import * as itemDrafts from './2026-12-10-item-drafts.js';
 import * as outboxNotify from './2026-12-11-outbox-notify.js';
 import * as idempotencyClaimToken from './2026-12-12-idempotency-claim-token.js';
+import * as sessionMailboxProof from './2026-12-13-session-mailbox-proof.js';
 
 /** Every migration, in order. Names sort by date; a migration is never edited once it has landed. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-10-item-drafts': itemDrafts,
   '2026-12-11-outbox-notify': outboxNotify,
   '2026-12-12-idempotency-claim-token': idempotencyClaimToken,
+  '2026-12-13-session-mailbox-proof': sessionMailboxProof,
 };

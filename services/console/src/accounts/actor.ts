@@ -8,7 +8,7 @@ export type ConsoleActor =
   | {
       kind: 'account';
       account: AccountRow;
-      session: { tokenHash: Buffer; csrfToken: string; expiresAt: Date };
+      session: { tokenHash: Buffer; csrfToken: string; expiresAt: Date; mailboxProvenAt: Date | null };
       /** Read on every request, so that removing someone from a team takes effect at once. */
       memberships: MembershipView[];
     };

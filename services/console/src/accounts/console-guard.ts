@@ -52,7 +52,12 @@ export function consoleGuard(deps: { adminToken: string; db: Db; sessions: Sessi
     req.actor = {
       kind: 'account',
       account: session.account,
-      session: { tokenHash: session.tokenHash, csrfToken: session.csrfToken, expiresAt: session.expiresAt },
+      session: {
+        tokenHash: session.tokenHash,
+        csrfToken: session.csrfToken,
+        expiresAt: session.expiresAt,
+        mailboxProvenAt: session.mailboxProvenAt,
+      },
       memberships: await listMemberships(deps.db, session.account.id),
     };
     next();

@@ -2,11 +2,17 @@ import type { AccountRow, Executor } from '@partner/db';
 
 export async function insertSession(
   db: Executor,
-  session: { tokenHash: Buffer; accountId: string; csrfToken: string; expiresAt: Date },
+  session: { tokenHash: Buffer; accountId: string; csrfToken: string; expiresAt: Date; mailboxProvenAt: Date | null },
 ): Promise<void> {
   await db
     .insertInto('account_sessions')
-    .values({ token_hash: session.tokenHash, account_id: session.accountId, csrf_token: session.csrfToken, expires_at: session.expiresAt })
+    .values({
+      token_hash: session.tokenHash,
+      account_id: session.accountId,
+      csrf_token: session.csrfToken,
+      expires_at: session.expiresAt,
+      mailbox_proven_at: session.mailboxProvenAt,
+    })
     .execute();
 }
 
@@ -15,13 +21,23 @@ export async function findLiveSession(db: Executor, tokenHash: Buffer, now: Date
   const row = await db
     .selectFrom('account_sessions as s')
     .innerJoin('accounts as a', 'a.id', 's.account_id')
-    .select(['s.csrf_token', 's.expires_at', 'a.id', 'a.email', 'a.name', 'a.password_hash', 'a.created_at', 'a.updated_at'])
+    .select([
+      's.csrf_token',
+      's.expires_at',
+      's.mailbox_proven_at',
+      'a.id',
+      'a.email',
+      'a.name',
+      'a.password_hash',
+      'a.created_at',
+      'a.updated_at',
+    ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { csrf_token, expires_at, ...account } = row;
-  return { csrfToken: csrf_token, expiresAt: expires_at, account: account satisfies AccountRow };
+  const { csrf_token, expires_at, mailbox_proven_at, ...account } = row;
+  return { csrfToken: csrf_token, expiresAt: expires_at, mailboxProvenAt: mailbox_proven_at, account: account satisfies AccountRow };
 }
 
 export async function deleteSession(db: Executor, tokenHash: Buffer): Promise<void> {

@@ -31,13 +31,17 @@ export class Sessions {
     this.cookieName = this.secure ? '__Host-console_session' : 'console_session';
   }
 
-  /** Signs the account in on this browser: a new session, its cookie set on `res`. */
-  async start(res: Response, account: AccountRow, now: Date) {
+  /**
+   * Signs the account in on this browser: a new session, its cookie set on `res`. `byLink`: the holder
+   * proved they read the account's mailbox (an e-mailed link), just now.
+   */
+  async start(res: Response, account: AccountRow, now: Date, byLink: boolean) {
     const token = randomBytes(32).toString('base64url');
     const session = {
       tokenHash: tokenDigest(token),
       csrfToken: randomBytes(24).toString('base64url'),
       expiresAt: new Date(now.getTime() + this.options.ttlMs),
+      mailboxProvenAt: byLink ? now : null,
     };
     await insertSession(this.db, { ...session, accountId: account.id });
     res.append('Set-Cookie', this.cookie(token, session.expiresAt));

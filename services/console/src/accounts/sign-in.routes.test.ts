@@ -111,16 +111,16 @@ describe('sign-in by password', { timeout: 120_000 }, () => {
     expect(wrong.get('Set-Cookie')).toBeUndefined();
   });
 
-  it('changing the password needs the current one and signs out every other browser', async () => {
+  it('changing the password needs the current one (in a session signed in by password) and signs out every other browser', async () => {
     const person = await h.signIn(newEmail());
     await request(h.app).put('/console/account/password').set(person.headers).send({ password: PASSWORD }).expect(200);
-    const elsewhere = headersFrom(
+    const byPassword = headersFrom(
       await request(h.app).post('/console/sign-in/password').send({ email: person.session.account!.email, password: PASSWORD }).expect(200),
     );
     expectError(
       await request(h.app)
         .put('/console/account/password')
-        .set(person.headers)
+        .set(byPassword)
         .send({ password: `new ${PASSWORD}` }),
       400,
       'invalid_request',
@@ -128,18 +128,43 @@ describe('sign-in by password', { timeout: 120_000 }, () => {
     expectError(
       await request(h.app)
         .put('/console/account/password')
-        .set(person.headers)
+        .set(byPassword)
         .send({ password: `new ${PASSWORD}`, currentPassword: 'wrong' }),
       401,
       'invalid_credentials',
     );
     const changed = await request(h.app)
       .put('/console/account/password')
-      .set(person.headers)
+      .set(byPassword)
       .send({ password: `new ${PASSWORD}`, currentPassword: PASSWORD });
     expect(changed.body.data).toEqual({ passwordSet: true, otherSessionsEnded: 1 });
-    expect((await session(person.headers)).status).toBe(200);
-    expectError(await session(elsewhere), 401, 'unauthorized');
+    expect((await session(byPassword)).status).toBe(200);
+    expectError(await session(person.headers), 401, 'unauthorized');
+  });
+
+  it('replaces a password without the current one within 15 minutes of a sign-in by e-mailed link, not after', async () => {
+    const email = newEmail();
+    // Whoever held a session set a password the owner does not know...
+    const intruder = await h.signIn(email);
+    await request(h.app).put('/console/account/password').set(intruder.headers).send({ password: PASSWORD }).expect(200);
+    // ...the owner signs in by link and replaces it, which ends the intruder's session.
+    const owner = await h.signIn(email);
+    const replaced = await request(h.app)
+      .put('/console/account/password')
+      .set(owner.headers)
+      .send({ password: `mine ${PASSWORD}` });
+    expect(replaced.body.data).toEqual({ passwordSet: true, otherSessionsEnded: 1 });
+    expectError(await session(intruder.headers), 401, 'unauthorized');
+
+    h.clock.advance(15 * 60_000 + 1_000);
+    expectError(
+      await request(h.app)
+        .put('/console/account/password')
+        .set(owner.headers)
+        .send({ password: `other ${PASSWORD}` }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('slows guessing: the eleventh try at one address in 15 minutes is 429 with Retry-After', async () => {
@@ -248,6 +273,7 @@ describe('sessions', () => {
       res,
       await h.deps.db.selectFrom('accounts').selectAll().where('id', '=', person.accountId).executeTakeFirstOrThrow(),
       new Date(),
+      false,
     );
     expect(headers[0]).toMatch(/^__Host-console_session=[\w-]{43}; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Strict$/);
   });

@@ -9,6 +9,8 @@ import { deleteAccountSessions } from './sessions.repository.js';
 import { presentSession, redeemLink, requestSignInLink, signInWithPassword, type SignInDeps } from './sign-in.service.js';
 
 const clientOf = (req: Request) => req.ip ?? 'unknown';
+/** How long after a sign-in by e-mailed link the password may be replaced without the current one. */
+const MAILBOX_PROOF_MS = 15 * 60_000;
 
 /** Signing in and out of the dashboard, and the signed-in person's own account. */
 export function registerSignInRoutes(router: Router, deps: SignInDeps): void {
@@ -49,9 +51,15 @@ export function registerSignInRoutes(router: Router, deps: SignInDeps): void {
     const account = await findAccountById(deps.db, actor.account.id);
     // Guessing the current password from a stolen session is slowed like signing in.
     await deps.signInLimits.take({ email: actor.account.email, client: clientOf(req) });
-    if (account?.password_hash) {
+    // Signed in by an e-mailed link a moment ago: reading the mailbox is proof enough, so a forgotten
+    // password, or one set by whoever held a stolen session, can be replaced.
+    const provenAt = actor.session.mailboxProvenAt;
+    const mailboxJustProven = provenAt !== null && deps.now().getTime() - provenAt.getTime() < MAILBOX_PROOF_MS;
+    if (account?.password_hash && !mailboxJustProven) {
       if (!body.currentPassword)
-        throw new AppError('invalid_request', 'Give your current password to change it.', { param: 'currentPassword' });
+        throw new AppError('invalid_request', 'Give your current password to change it, or sign in again by e-mailed link first.', {
+          param: 'currentPassword',
+        });
       if (!(await verifyPassword(body.currentPassword, account.password_hash))) {
         throw new AppError('invalid_credentials', 'The current password is not right.', { param: 'currentPassword' });
       }

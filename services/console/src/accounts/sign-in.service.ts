@@ -32,7 +32,7 @@ export async function signInWithPassword(deps: SignInDeps, res: Response, attemp
   // The hash is checked whether or not the account exists, so both answers take as long.
   const matches = await verifyPassword(attempt.password, account?.password_hash ?? null);
   if (!account || !matches) throw new AppError('invalid_credentials', 'The e-mail address or the password is not right.');
-  return startSession(deps, res, account);
+  return startSession(deps, res, account, false);
 }
 
 /** Always the same answer, whether or not the address has an account: nobody learns who signs in here. */
@@ -78,11 +78,11 @@ export async function redeemLink(deps: SignInDeps, res: Response, request: { tok
   const account = accountId && (await findAccountById(deps.db, accountId));
   if (!account)
     throw new AppError('invalid_credentials', 'This sign-in link is unknown, was already used, or has expired. Ask for a new one.');
-  return startSession(deps, res, account);
+  return startSession(deps, res, account, true);
 }
 
-async function startSession(deps: SignInDeps, res: Response, account: AccountRow): Promise<AccountActor> {
-  const session = await deps.sessions.start(res, account, deps.now());
+async function startSession(deps: SignInDeps, res: Response, account: AccountRow, byLink: boolean): Promise<AccountActor> {
+  const session = await deps.sessions.start(res, account, deps.now(), byLink);
   return { kind: 'account', account, session, memberships: await listMemberships(deps.db, account.id) };
 }
 

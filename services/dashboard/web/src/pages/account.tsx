@@ -14,7 +14,7 @@ export function AccountPage() {
   const save = useAction(async () => {
     const answer = await send<{ otherSessionsEnded: number }>('PUT', '/account/password', {
       password,
-      ...(hasPassword ? { currentPassword } : {}),
+      ...(hasPassword && currentPassword ? { currentPassword } : {}),
     });
     setSaved(answer.otherSessionsEnded);
     setPassword('');
@@ -36,11 +36,13 @@ export function AccountPage() {
           }}
         >
           {hasPassword && (
-            <Field label="Current password">
+            <Field
+              label="Current password"
+              hint="Forgot it? Sign in with an e-mailed link: for 15 minutes after, a new password needs no current one."
+            >
               <input
                 type="password"
                 autocomplete="current-password"
-                required
                 value={currentPassword}
                 onInput={(e) => setCurrentPassword(e.currentTarget.value)}
               />
