@@ -48,6 +48,9 @@ function checksum(text: string): string {
   return out;
 }
 
+/** Test keys' fixed caps, whatever rate they were given (spec 5.2): the gateway enforces them, console shows them. */
+export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
+
 export const keyPrefix = (type: TKeyType, environment: TEnvironment): string => `svc_${type === 'secret' ? 'sk' : 'pk'}_${environment}_`;
 
 export interface GeneratedKey {

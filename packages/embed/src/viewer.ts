@@ -27,6 +27,7 @@ const SKEWED_CLOCK_REFRESH_MS = 60_000;
 /** A refresh that failed (offline, a 429) is tried again after this, doubling up to the most. */
 const RETRY_FIRST_MS = 15_000;
 const RETRY_MOST_MS = 5 * 60_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const STYLE = `
 :host { all: initial; display: block; position: relative; width: 100%; aspect-ratio: 1 / 1; font: 14px/1.4 system-ui, sans-serif;
@@ -108,8 +109,9 @@ class ServiceViewer extends HTMLElement {
     if (this.root) {
       // Back on the page (moved, or re-attached by a framework): carry on from where it was.
       this.requests = new AbortController();
+      if (this.demo) return;
       if (this.item) this.scheduleRefresh(refreshDelay(this.item, false));
-      else if (this.key && this.itemId && !this.demo) void this.load();
+      else if (this.key && this.itemId) void this.load();
       return;
     }
     // Attributes are read once, here; unknown ones are ignored.
@@ -187,7 +189,8 @@ class ServiceViewer extends HTMLElement {
   private scheduleRefresh(delay = this.item && refreshDelay(this.item, true)): void {
     clearTimeout(this.refreshTimer);
     if (delay === null || delay === undefined || !this.isConnected) return;
-    this.refreshTimer = setTimeout(() => void this.refresh(), delay);
+    // Past setTimeout's 32-bit range it would fire at once.
+    this.refreshTimer = setTimeout(() => void this.refresh(), Math.min(delay, MAX_TIMER_MS));
   }
 
   private async refresh(): Promise<void> {

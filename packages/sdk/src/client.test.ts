@@ -105,6 +105,17 @@ describe('sync', () => {
     expect(new URL(sent[2]!.url).searchParams.get('updatedAfter')).toBe('2026-01-01T00:00:00.000Z');
   });
 
+  it('throws when a cursor the API gave in this pass is refused: no restart loop', async () => {
+    const { fetch, sent } = scriptedFetch(json(200, { data: [item('itm_1')], meta: meta('c1') }), apiError(400, 'invalid_cursor'));
+    const sync = client(fetch).items.sync('rst_1', { updatedAfter: '2026-01-01T00:00:00.000Z' });
+    await expect(
+      (async () => {
+        for await (const change of sync) void change;
+      })(),
+    ).rejects.toMatchObject({ code: 'invalid_cursor' });
+    expect(sent).toHaveLength(2);
+  });
+
   it('starts the pass over from updatedAfter when a stored cursor is refused, and throws other errors', async () => {
     const { fetch, sent } = scriptedFetch(
       apiError(400, 'invalid_cursor'),

@@ -38,7 +38,8 @@ export class Concierge {
    * One diner turn against a restaurant's menu, streamed as typed events: `meta` first (its
    * `disclosure` must be shown to the diner), `delta`s of text, `cards` and `detail`, then `done` or
    * `error`. Nothing is sent until you iterate. Refusals before the stream starts (404, 403
-   * concierge_unavailable, 429) are thrown as PartnerApiError; 429 and 503 are retried first.
+   * concierge_unavailable or subscription_inactive, 429) are thrown as PartnerApiError; 429 and 503
+   * are retried first.
    *
    * `for await (const event of client.concierge.chat(rst, { message: 'Anything vegan?' }, { signal }))`
    */

@@ -52,6 +52,8 @@ export class ItemSync implements AsyncIterable<SyncChange> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<SyncChange> {
+    // A cursor the API handed out in this very pass and then refused is its fault, not a stored one's.
+    let cursorIssuedThisPass = false;
     for (;;) {
       const { updatedAfter, cursor } = this.#state;
       // A cursor is bound to the filters that issued it: it travels with the same updatedAfter.
@@ -62,7 +64,7 @@ export class ItemSync implements AsyncIterable<SyncChange> {
         // A stored cursor the API no longer takes (its signing key rotated, or it was stored beside
         // another updatedAfter): the pass starts over from updatedAfter. What it repeats are changes
         // already applied, each as it is now.
-        if (cursor === null || !isApiError(err, 'invalid_cursor', 'cursor_filter_mismatch')) throw err;
+        if (cursor === null || cursorIssuedThisPass || !isApiError(err, 'invalid_cursor', 'cursor_filter_mismatch')) throw err;
         this.#state = { updatedAfter, cursor: null };
         continue;
       }
@@ -78,6 +80,7 @@ export class ItemSync implements AsyncIterable<SyncChange> {
       }
       if (page.meta.nextCursor) {
         this.#state = { updatedAfter, cursor: page.meta.nextCursor };
+        cursorIssuedThisPass = true;
         continue;
       }
       // Feeding syncWindowEnd back as updatedAfter is gapless and overlap-free (spec 2.5).

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOwnRedisServer, type OwnRedisServer } from '@partner/testing';
-import { TEST_KEY_LIMITS } from './rate-limit/rate-limiter.js';
+import { TEST_KEY_LIMITS } from '@partner/auth';
 import { expectError, type GatewayHarness, startGatewayHarness } from './testing/app-harness.js';
 
 // Issue 15: a gateway whose Redis is killed degrades to per-replica shares of every limit instead of

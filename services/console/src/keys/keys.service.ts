@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { asScopes, DEFAULT_SECRET_SCOPES, generateApiKey, isWildcardTooBroad, redactKey } from '@partner/auth';
+import { asScopes, DEFAULT_SECRET_SCOPES, generateApiKey, isWildcardTooBroad, redactKey, TEST_KEY_LIMITS } from '@partner/auth';
 import { managedKeyHashes, refuseManagedKey } from './managed-keys.js';
 import { keyInvalidations, newId, readKeysLastUsed } from '@partner/http';
 import { findApiKeyById, insertApiKey, listApiKeysByOwner, lockOwnerTestKeys, revokeApiKey } from './keys.repository.js';
@@ -11,10 +11,8 @@ import type { ConsoleDeps } from '../deps.js';
 import type { ConsoleActor } from '../accounts/actor.js';
 import { reachKey } from '../accounts/reach-rows.js';
 
-/** Live keys start at this per-minute ceiling unless created with another; test keys are capped at 60 anyway. */
+/** Live keys start at this per-minute ceiling unless created with another; test keys always get TEST_KEY_LIMITS. */
 const DEFAULT_LIVE_RATE_PER_MIN = 600;
-/** Test keys' fixed rate, whatever a request asks for (spec 5.2; the gateway enforces it). */
-const TEST_RATE_PER_MIN = 60;
 
 export function presentKey(row: ApiKeyRow): TConsoleKey {
   return {
@@ -25,7 +23,7 @@ export function presentKey(row: ApiKeyRow): TConsoleKey {
     environment: row.environment,
     name: row.name,
     scopes: asScopes(row.scopes),
-    rateLimitPerMin: row.environment === 'test' ? TEST_RATE_PER_MIN : row.rate_limit_per_min,
+    rateLimitPerMin: row.environment === 'test' ? TEST_KEY_LIMITS.perMinute : row.rate_limit_per_min,
     allowedOrigins: row.allowed_origins,
     redacted: redactKey(row.prefix, row.last4),
     expiresAt: row.expires_at ? row.expires_at.toISOString() : null,
@@ -71,7 +69,7 @@ export async function createKey(deps: ConsoleDeps, body: z.infer<typeof ZCreateK
       environment: body.environment,
       name: body.name,
       scopes: body.type === 'secret' ? [...(body.scopes ?? DEFAULT_SECRET_SCOPES)] : [],
-      rate_limit_per_min: body.environment === 'test' ? TEST_RATE_PER_MIN : (body.rateLimitPerMin ?? DEFAULT_LIVE_RATE_PER_MIN),
+      rate_limit_per_min: body.environment === 'test' ? TEST_KEY_LIMITS.perMinute : (body.rateLimitPerMin ?? DEFAULT_LIVE_RATE_PER_MIN),
       allowed_origins: body.allowedOrigins ?? [],
       restaurant_id: body.restaurantId ?? null,
       integrator_org_id: body.integratorOrgId ?? null,

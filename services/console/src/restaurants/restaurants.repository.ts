@@ -20,6 +20,8 @@ export async function updateRestaurant(
 ): Promise<{ row: RestaurantRow; partnerShownChanged: boolean } | undefined> {
   const before = await tx.selectFrom('restaurants').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   if (!before) return undefined;
+  // Nothing given (`{}`, `{ concierge: {} }`): nothing to write, and no SET clause to write it with.
+  if (Object.values(changes).every((value) => value === undefined)) return { row: before, partnerShownChanged: false };
   const partnerShownChanged = PARTNER_SHOWN.some((field) => changes[field] !== undefined && changes[field] !== before[field]);
   const row = await tx
     .updateTable('restaurants')

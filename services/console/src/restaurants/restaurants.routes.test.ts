@@ -105,6 +105,15 @@ describe('PATCH /console/restaurants/:id', () => {
     expect(await menu.drain()).toEqual([{ restaurantId: restaurant.id }]);
   });
 
+  it('answers an empty patch with the restaurant as it is', async () => {
+    const restaurant = await seedRestaurant(h.deps);
+    for (const body of [{}, { concierge: {} }]) {
+      const res = await patch(restaurant.id, body);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual(restaurant);
+    }
+  });
+
   it('leaves the fields it is not given as they were, and pushes key invalidations only for suspension', async () => {
     const restaurant = await seedRestaurant(h.deps, { houseNotes: 'Keep me.' });
     const keys = await h.subscribe('keys:invalidate');

@@ -107,10 +107,13 @@ export function ShownOnce(props: { label: string; value: string; onDone: () => v
 export function CopyButton(props: { value: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
-    const copied = await navigator.clipboard.writeText(props.value).then(
-      () => true,
-      () => false,
-    );
+    // No clipboard at all on a plain-http page: a refusal like any other.
+    const copied = await Promise.resolve()
+      .then(() => navigator.clipboard.writeText(props.value))
+      .then(
+        () => true,
+        () => false,
+      );
     setState(copied ? 'copied' : 'failed');
     if (copied) setTimeout(() => setState('idle'), 2000);
   };

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisClient } from '@partner/http';
 import { startOwnRedisServer, type OwnRedisServer } from '@partner/testing';
-import { limitsFor, RateLimiter, TEST_KEY_LIMITS } from './rate-limiter.js';
+import { TEST_KEY_LIMITS } from '@partner/auth';
+import { limitsFor, RateLimiter } from './rate-limiter.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 let redis: RedisClient;

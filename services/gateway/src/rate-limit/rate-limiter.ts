@@ -1,4 +1,5 @@
 import pTimeout from 'p-timeout';
+import { TEST_KEY_LIMITS } from '@partner/auth';
 import type { Logger, RedisClient } from '@partner/http';
 import { TickBatch } from '../batching/tick-batch.js';
 import { LocalWindowCounter } from './local-window-counter.js';
@@ -58,9 +59,6 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
     'X-RateLimit-Reset': String(decision.resetSeconds),
   };
 }
-
-/** Test keys: 60 a minute and 5,000 a day, whatever their configured rate (spec 5.2). */
-export const TEST_KEY_LIMITS = { perMinute: 60, perDay: 5_000 } as const;
 
 /**
  * Test traffic reads live menus unmetered, so besides each test key's own day, all test keys of one

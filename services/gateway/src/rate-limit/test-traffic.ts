@@ -2,7 +2,8 @@ import { AppError } from '@partner/contracts';
 import type { Db } from '@partner/db';
 import type { Logger } from '@partner/http';
 import { countWithinDailyCaps, deleteDailyCountsBefore } from './daily-counts.repository.js';
-import { TEST_KEY_LIMITS, TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limiter.js';
+import { TEST_KEY_LIMITS } from '@partner/auth';
+import { TEST_TRAFFIC_PER_OWNER_PER_DAY } from './rate-limiter.js';
 
 const DAY_SECONDS = 86_400;
 /** Days of counts kept (support questions about a past day); older rows are deleted. */

@@ -38,7 +38,7 @@ export function AccountPage() {
           {hasPassword && (
             <Field
               label="Current password"
-              hint="Forgot it? Sign in with an e-mailed link: for 15 minutes after, a new password needs no current one."
+              hint="Forgot it? Where sign-in links are e-mailed, sign in with one: for 15 minutes after, a new password needs no current one."
             >
               <input
                 type="password"

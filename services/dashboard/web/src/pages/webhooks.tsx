@@ -307,7 +307,7 @@ function RecoverForm(props: { base: string; endpoint: TWebhookEndpoint; onCancel
           type="datetime-local"
           required
           value={since}
-          min={localInputValue(new Date(now.getTime() - 30 * 86_400_000))}
+          min={localInputValue(new Date(now.getTime() - 30 * 86_400_000 + 60_000))}
           max={localInputValue(now)}
           onInput={(e) => setSince(e.currentTarget.value)}
         />
