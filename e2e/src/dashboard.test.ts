@@ -192,9 +192,12 @@ describe('an owner in Chromium', () => {
       await stack.console.updateItem(world.itemId, { priceCents: 1500 });
       // Fanned out as skipped (the endpoint is off) before the recovery looks for it.
       const deliveries = tab.getByRole('region', { name: 'Deliveries' });
-      await expect
-        .poll(async () => (await tab.reload(), await deliveries.getByText('skipped', { exact: true }).count()), { timeout: 15_000 })
-        .toBeGreaterThan(0);
+      const skippedShown = async () => {
+        await tab.reload();
+        await deliveries.first().waitFor(); // the log, loaded
+        return deliveries.getByText('skipped', { exact: true }).count();
+      };
+      await expect.poll(skippedShown, { timeout: 15_000 }).toBeGreaterThan(0);
 
       gone = false;
       await endpointRow.getByRole('button', { name: 'Re-enable…' }).click();
@@ -320,6 +323,20 @@ describe('an owner in Chromium', () => {
     } finally {
       await tab.unroute('**/webhook-endpoints?limit=100');
     }
+  }, 60_000);
+
+  it('says so when the embeds page cannot read its configuration, and reads it again on the next visit', async () => {
+    await tab.route('**/app-config.json', (route) => route.fulfill({ status: 503, body: '' }));
+    try {
+      await tab.reload();
+      await visit(tab, 'Embeds', 'Embeds', 'embeds-config-unreadable');
+      await tab.getByText(/configuration could not be read \(503\)/).waitFor();
+    } finally {
+      await tab.unroute('**/app-config.json');
+    }
+    await visit(tab, 'Team', 'Team', 'team');
+    await visit(tab, 'Embeds', 'Embeds', 'embeds');
+    await tab.getByRole('heading', { name: '3D dish viewer' }).waitFor();
   }, 60_000);
 
   it('has every other page accessible too', async () => {

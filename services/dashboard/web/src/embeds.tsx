@@ -17,11 +17,21 @@ declare module 'preact' {
 }
 
 let gateway: Promise<string> | undefined;
-/** Where the embed scripts are served: the gateway's public origin, as the dashboard's server knows it. */
+/**
+ * Where the embed scripts are served: the gateway's public origin, as the dashboard's server knows it.
+ * Asked once per page; a failure is not kept, so the next page asks again.
+ */
 export const gatewayOrigin = () =>
   (gateway ??= fetch('/app-config.json')
-    .then((res) => res.json() as Promise<{ publicBaseUrl: string }>)
-    .then((config) => config.publicBaseUrl.replace(/\/$/, '')));
+    .then((res) => {
+      if (!res.ok) throw new Error(`The dashboard's configuration could not be read (${res.status}). Reload to try again.`);
+      return res.json() as Promise<{ publicBaseUrl: string }>;
+    })
+    .then((config) => config.publicBaseUrl.replace(/\/$/, ''))
+    .catch((err: unknown) => {
+      gateway = undefined;
+      throw err;
+    }));
 
 const scripts = new Map<string, Promise<void>>();
 function loadScript(src: string): Promise<void> {
@@ -32,7 +42,12 @@ function loadScript(src: string): Promise<void> {
       script.src = src;
       script.async = true;
       script.onload = () => resolve();
-      script.onerror = () => reject(new Error(`${src} did not load`));
+      script.onerror = () => {
+        // Not kept: the next preview loads it afresh.
+        scripts.delete(src);
+        script.remove();
+        reject(new Error(`${src} did not load`));
+      };
       document.head.append(script);
     });
     scripts.set(src, loading);

@@ -4,7 +4,7 @@ import { get } from '../api';
 import { Embed, gatewayOrigin } from '../embeds';
 import { useLoad } from '../hooks';
 import type { TabProps } from '../types';
-import { CopyButton, Loading, PageTitle, Section } from '../ui';
+import { CopyButton, ErrorNote, Loading, PageTitle, Section } from '../ui';
 
 /** Copy-paste snippets for the 3D viewer and the concierge widget, the viewer live beside its snippet. */
 export function EmbedsTab({ owner }: TabProps) {
@@ -12,7 +12,15 @@ export function EmbedsTab({ owner }: TabProps) {
     const [origin, items] = await Promise.all([gatewayOrigin(), get<TItem[]>(`/restaurants/${owner.id}/items?limit=500`)]);
     return { origin, shown: items.find((item) => item.status === 'published' && item.model.status === 'ready') };
   }, [owner.id]);
-  if (!loaded.data) return <Loading />;
+  if (!loaded.data) {
+    if (!loaded.error) return <Loading />;
+    return (
+      <>
+        <PageTitle>Embeds</PageTitle>
+        <ErrorNote error={loaded.error} />
+      </>
+    );
+  }
   const { origin, shown } = loaded.data;
   const viewer = `<script src="${origin}/embed/v1.js" async></script>\n<service-viewer item-id="${shown?.id ?? 'itm_…'}" publishable-key="pk_…"></service-viewer>`;
   const widget = `<script src="${origin}/embed/concierge.v1.js" async></script>\n<service-concierge restaurant-id="${owner.id}" publishable-key="pk_…"></service-concierge>`;
