@@ -14,6 +14,23 @@ export function PageTitle(props: { children: ComponentChildren; action?: Compone
   );
 }
 
+/** A form on a card of its own, named by its heading; `onSubmit` gets the form, the page not reloaded. */
+export function CardForm(props: { title: string; onSubmit: (form: HTMLFormElement) => void; children: ComponentChildren }) {
+  return (
+    <form
+      class="card stack"
+      aria-label={props.title}
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit(event.currentTarget);
+      }}
+    >
+      <h2>{props.title}</h2>
+      {props.children}
+    </form>
+  );
+}
+
 export function Section(props: { title: string; children: ComponentChildren; action?: ComponentChildren }) {
   const id = `section-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   return (

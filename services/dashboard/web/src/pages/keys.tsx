@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { TConsoleKey } from '@partner/contracts/console';
 import { get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
-import { Badge, Button, ErrorNote, Field, formatDate, Loading, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
+import { Badge, Button, CardForm, ErrorNote, Field, formatDate, Loading, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
 import type { TabProps } from '../types';
 
 const SCOPES = [
@@ -145,15 +145,7 @@ function NewKeyForm(props: { owner: TabProps['owner']; onCancel: () => void; onC
     }),
   );
   return (
-    <form
-      class="card stack"
-      aria-label="New key"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void create.run().then((key) => key && props.onCreated(key.value));
-      }}
-    >
-      <h2>New key</h2>
+    <CardForm title="New key" onSubmit={() => void create.run().then((key) => key && props.onCreated(key.value))}>
       <Field label="Name" hint="Who or what will use it, e.g. “POS integration”.">
         <input name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </Field>
@@ -203,6 +195,6 @@ function NewKeyForm(props: { owner: TabProps['owner']; onCancel: () => void; onC
         </Button>
         <Button onClick={props.onCancel}>Cancel</Button>
       </div>
-    </form>
+    </CardForm>
   );
 }

@@ -4,7 +4,7 @@ import { call, get, send } from '../api';
 import { Embed } from '../embeds';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
-import { Badge, Button, ErrorNote, Field, Loading, Note, PageTitle, Section, TableScroll } from '../ui';
+import { Badge, Button, CardForm, ErrorNote, Field, Loading, Note, PageTitle, Section, TableScroll } from '../ui';
 import type { TabProps } from '../types';
 
 const STATUSES = ['draft', 'published', 'archived'] as const;
@@ -135,15 +135,7 @@ function NewItemForm(props: { base: string; sections: TSection[]; onDone: () => 
     }),
   );
   return (
-    <form
-      class="card stack"
-      aria-label="New dish"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void create.run().then((item) => item && props.onDone());
-      }}
-    >
-      <h2>New dish</h2>
+    <CardForm title="New dish" onSubmit={() => void create.run().then((item) => item && props.onDone())}>
       <Field label="Name">
         <input required maxLength={200} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
       </Field>
@@ -187,7 +179,7 @@ function NewItemForm(props: { base: string; sections: TSection[]; onDone: () => 
         </Button>
         <Button onClick={props.onDone}>Cancel</Button>
       </div>
-    </form>
+    </CardForm>
   );
 }
 
@@ -196,15 +188,7 @@ function ModelUpload(props: { item: TItem; onDone: () => void }) {
   const upload = useAction((form: HTMLFormElement) => send('PUT', `/items/${props.item.id}/model`, new FormData(form)));
   const [done, setDone] = useState(false);
   return (
-    <form
-      class="card stack"
-      aria-label={`3D model of ${props.item.name}`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void upload.run(event.currentTarget).then((item) => item && setDone(true));
-      }}
-    >
-      <h2>3D model of {props.item.name}</h2>
+    <CardForm title={`3D model of ${props.item.name}`} onSubmit={(form) => void upload.run(form).then((item) => item && setDone(true))}>
       <Field label="GLB (Android, web)">
         <input type="file" name="glb" accept=".glb,model/gltf-binary" required />
       </Field>
@@ -228,7 +212,7 @@ function ModelUpload(props: { item: TItem; onDone: () => void }) {
         )}
         <Button onClick={props.onDone}>{done ? 'Close' : 'Cancel'}</Button>
       </div>
-    </form>
+    </CardForm>
   );
 }
 

@@ -3,7 +3,7 @@ import type { TWebhookDelivery, TWebhookEndpoint, TWebhookRecovery } from '@part
 import { call, get, send } from '../api';
 import { useAction, useLoad } from '../hooks';
 import { ownerPath } from '../types';
-import { Badge, Button, ErrorNote, Field, formatDate, Loading, Note, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
+import { Badge, Button, CardForm, ErrorNote, Field, formatDate, Loading, Note, PageTitle, Section, ShownOnce, TableScroll } from '../ui';
 import type { TabProps } from '../types';
 
 /** The API's event types (EVENT_TYPES of @partner/contracts, not imported: that would bring zod into the page). */
@@ -290,15 +290,7 @@ function RecoverForm(props: { base: string; endpoint: TWebhookEndpoint; onCancel
   });
   const title = disabled ? 'Re-enable the endpoint' : 'Resend missed events';
   return (
-    <form
-      class="card stack"
-      aria-label={title}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void run.run(true);
-      }}
-    >
-      <h2>{title}</h2>
+    <CardForm title={title} onSubmit={() => void run.run(true)}>
       <p>
         <code class="break">{endpoint.url}</code>
       </p>
@@ -324,7 +316,7 @@ function RecoverForm(props: { base: string; endpoint: TWebhookEndpoint; onCancel
         )}
         <Button onClick={props.onCancel}>Cancel</Button>
       </div>
-    </form>
+    </CardForm>
   );
 }
 
@@ -343,15 +335,7 @@ function EndpointForm(props: { base: string; endpoint?: TWebhookEndpoint; onCanc
   });
   const title = existing ? 'Edit endpoint' : 'New endpoint';
   return (
-    <form
-      class="card stack"
-      aria-label={title}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save.run().then((saved) => saved && props.onSaved(saved.secret));
-      }}
-    >
-      <h2>{title}</h2>
+    <CardForm title={title} onSubmit={() => void save.run().then((saved) => saved && props.onSaved(saved.secret))}>
       <Field label="URL" hint="An https:// address of yours that answers 2xx quickly.">
         <input name="url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
       </Field>
@@ -380,7 +364,7 @@ function EndpointForm(props: { base: string; endpoint?: TWebhookEndpoint; onCanc
         </Button>
         <Button onClick={props.onCancel}>Cancel</Button>
       </div>
-    </form>
+    </CardForm>
   );
 }
 
